@@ -1,0 +1,119 @@
+import Foundation
+import Synchronization
+
+/// How much a log line matters.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    case debug, info, warning, error
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// The level's name as printed (`DEBUG`, `INFO`, …).
+    public var name: String { ["DEBUG", "INFO", "WARN", "ERROR"][rawValue] }
+}
+
+/// Where formatted log lines go.
+public protocol LogSink: Sendable {
+    /// Writes one already-redacted line (no trailing newline).
+    func write(_ line: String)
+}
+
+/// A leveled logger that redacts secrets before anything is written: bearer tokens, JWTs,
+/// `password`/`token` JSON members and 64-hex refresh tokens never reach a sink (issue 2; seed 001 §5).
+public struct Logger: Sendable {
+    /// The subsystem shown in each line (`sync`, `network`, …).
+    public let label: String
+    /// Lines below this level are dropped.
+    public let minimumLevel: LogLevel
+    private let sink: any LogSink
+    private let clock: any Clock
+
+    /// A logger writing to `sink`.
+    public init(label: String, minimumLevel: LogLevel = .info, sink: any LogSink, clock: any Clock = SystemClock()) {
+        self.label = label
+        self.minimumLevel = minimumLevel
+        self.sink = sink
+        self.clock = clock
+    }
+
+    /// A logger that writes nothing.
+    public static let disabled = Logger(label: "", minimumLevel: .error, sink: DiscardingSink())
+
+    /// The same sink and level under another label.
+    public func labeled(_ label: String) -> Logger {
+        Logger(label: label, minimumLevel: minimumLevel, sink: sink, clock: clock)
+    }
+
+    /// Logs `message` at `level` after redaction. The message is built only when the level is enabled.
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard level >= minimumLevel else { return }
+        let line = "\(DateFormats.instantString(clock.now)) \(level.name) [\(label)] \(Logger.redact(message()))"
+        sink.write(line)
+    }
+
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+
+    /// `text` with secrets replaced by `[REDACTED]`.
+    public static func redact(_ text: String) -> String {
+        var result = text
+        for pattern in redactionPatterns {
+            result = result.replacing(pattern.regex) { match in
+                String(result[match.range].prefix(pattern.keep)) + "[REDACTED]"
+            }
+        }
+        return result
+    }
+
+    private struct Pattern: @unchecked Sendable {  // because: Regex is immutable after construction.
+        let regex: Regex<AnyRegexOutput>
+        let keep: Int
+    }
+
+    private static let redactionPatterns: [Pattern] = [
+        Pattern(regex: try! Regex(#"(?i)bearer\s+[A-Za-z0-9._~+/=-]+"#), keep: 7),
+        Pattern(regex: try! Regex(#"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*"#), keep: 0),
+        Pattern(regex: try! Regex(#"(?i)"(password|access_token|refresh_token|token)"\s*:\s*"[^"]*""#), keep: 0),
+        Pattern(regex: try! Regex(#"(?i)\b(password|access_token|refresh_token)=[^&\s]+"#), keep: 0),
+        Pattern(regex: try! Regex(#"\b[0-9a-f]{64}\b"#), keep: 0),
+    ]
+}
+
+/// A sink that drops every line.
+public struct DiscardingSink: LogSink {
+    public init() {}
+    public func write(_ line: String) {}
+}
+
+/// A sink that keeps lines in memory (tests).
+public final class MemoryLogSink: LogSink {
+    private let storage = Mutex<[String]>([])
+    public init() {}
+    public func write(_ line: String) { storage.withLock { $0.append(line) } }
+    /// Every line written so far.
+    public var lines: [String] { storage.withLock { $0 } }
+}
+
+/// A sink appending to a file (created 0600), one line each, flushed per line.
+public final class FileLogSink: LogSink {
+    private let handle: Mutex<FileHandle?>
+    /// Opens (or creates, mode 0600) the file at `url` for appending.
+    public init(url: URL) {
+        if !FileManager.default.fileExists(atPath: url.path) {
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        let handle = try? FileHandle(forWritingTo: url)
+        _ = try? handle?.seekToEnd()
+        self.handle = Mutex(handle)
+    }
+    public func write(_ line: String) {
+        handle.withLock { try? $0?.write(contentsOf: Data((line + "\n").utf8)) }
+    }
+}
+
+/// A sink writing to standard error.
+public struct StandardErrorSink: LogSink {
+    public init() {}
+    public func write(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

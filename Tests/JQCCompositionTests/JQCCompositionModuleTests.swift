@@ -1,0 +1,7 @@
+import Testing
+@testable import JQCComposition
+
+@Test("the module is linked")
+func moduleIsLinked() {
+    #expect(JQCCompositionModule.name == "JQCComposition")
+}

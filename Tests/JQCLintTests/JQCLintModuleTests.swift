@@ -1,0 +1,7 @@
+import Testing
+@testable import JQCLint
+
+@Test("the module is linked")
+func moduleIsLinked() {
+    #expect(JQCLintModule.name == "JQCLint")
+}

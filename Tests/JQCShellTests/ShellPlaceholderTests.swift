@@ -1,0 +1,6 @@
+import Testing
+
+@Test("the shell test target builds")
+func shellTargetBuilds() {
+    #expect(Bool(true) != false)
+}
