@@ -1,0 +1,230 @@
+import Foundation
+import JQCKit
+
+/// What can stop a pass before it starts (seed 001 rule 22, SPEC.md §4).
+public struct SyncGuards: Sendable {
+    /// Whether requests may leave (connectivity and the manual offline switch).
+    public var isOnline: @Sendable () async -> Bool
+    /// Whether someone is signed in.
+    public var isSignedIn: @Sendable () async -> Bool
+    /// Whether this build was refused by the server (426 remembered).
+    public var isUpdateRequired: @Sendable () async -> Bool
+
+    /// Guards from closures.
+    public init(isOnline: @escaping @Sendable () async -> Bool, isSignedIn: @escaping @Sendable () async -> Bool,
+                isUpdateRequired: @escaping @Sendable () async -> Bool = { false }) {
+        self.isOnline = isOnline
+        self.isSignedIn = isSignedIn
+        self.isUpdateRequired = isUpdateRequired
+    }
+}
+
+/// The report of one pass.
+public struct SyncPassReport: Sendable, Equatable {
+    /// Each stage that ran, in order.
+    public var stages: [StageReport]
+    /// When the pass started.
+    public var startedAt: Date
+    /// Why the pass stopped early, or `nil` when every stage ran.
+    public var stoppedBy: SyncStopError?
+}
+
+/// The engine's observable state, published as a stream of snapshots.
+public struct SyncSnapshot: Sendable, Equatable {
+    /// The stage running now, or `nil` between passes.
+    public var runningStage: String?
+    /// When the last pass completed (every stage ran), or `nil`.
+    public var lastSyncAt: Date?
+    /// The last pass's error as a sentence (cleared at the start of each pass), or `nil`.
+    public var lastError: String?
+    /// The last completed pass's report, or `nil`.
+    public var lastReport: SyncPassReport?
+}
+
+/// Runs the registered stages in their order (SPEC.md §2, §4): single-flight (a trigger during a pass is
+/// coalesced into one more pass), guarded (online, signed in, not refused), with best-effort stages that
+/// never block the pipeline. Built by the composition root; no singletons.
+public actor SyncEngine {
+    private let stages: [any SyncStage]
+    private let guards: SyncGuards
+    private let clock: any Clock
+    private let policy: OutboxPolicy
+    private let classify: SyncFailureClassifier
+    private let logger: Logger
+    private let jitter: @Sendable () -> Double
+
+    private var running: Task<SyncPassReport, any Error>?
+    private var runningID: UInt64 = 0
+    private var queuedAutomatic: Task<SyncPassReport, any Error>?
+    private var queuedAutomaticID: UInt64?
+    private var nextID: UInt64 = 0
+    private var snapshot = SyncSnapshot()
+    private var continuations: [UUID: AsyncStream<SyncSnapshot>.Continuation] = [:]
+
+    /// An engine over `stages` (sorted by their declared order).
+    public init(stages: [any SyncStage], guards: SyncGuards, clock: any Clock, policy: OutboxPolicy = OutboxPolicy(),
+                classify: @escaping SyncFailureClassifier, logger: Logger = .disabled,
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1.5) }) {
+        self.stages = stages.sorted { $0.order < $1.order }
+        self.guards = guards
+        self.clock = clock
+        self.policy = policy
+        self.classify = classify
+        self.logger = logger
+        self.jitter = jitter
+    }
+
+    /// The registered stages' names, in run order.
+    public var stageNames: [String] { stages.map(\.name) }
+
+    /// The current state.
+    public var current: SyncSnapshot { snapshot }
+
+    /// A stream of state changes, starting with the current state.
+    public func snapshots() -> AsyncStream<SyncSnapshot> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<SyncSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        continuation.yield(snapshot)
+        continuations[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeContinuation(id) }
+        }
+        return stream
+    }
+
+    private func removeContinuation(_ id: UUID) { continuations[id] = nil }
+
+    private func publish() {
+        for continuation in continuations.values { continuation.yield(snapshot) }
+    }
+
+    /// Runs a pass now. An explicit pass (Sync Now) tries every pending item; an automatic one respects
+    /// backoff. If a pass is running, an automatic trigger is coalesced into one more pass after it, and an
+    /// explicit one waits for it and then runs.
+    /// - Returns: the report (item failures are data, not errors).
+    /// - Throws: ``SyncStopError`` when the pass could not run or was stopped (offline, signed out,
+    ///   update required).
+    @discardableResult
+    public func sync(explicit: Bool) async throws -> SyncPassReport {
+        if !explicit, let queuedAutomatic { return try await queuedAutomatic.value }
+        nextID += 1
+        let id = nextID
+        let previous = running
+        // Each pass waits for the one before it, so passes never overlap.
+        let task = Task { () async throws -> SyncPassReport in
+            _ = try? await previous?.value
+            self.passStarting(id)
+            return try await self.pass(explicit: explicit)
+        }
+        running = task
+        runningID = id
+        if !explicit && previous != nil {
+            queuedAutomatic = task
+            queuedAutomaticID = id
+        }
+        let result = await withTaskCancellationHandler {
+            await task.result
+        } onCancel: {
+            task.cancel()
+        }
+        if runningID == id { running = nil }
+        return try result.get()
+    }
+
+    /// A queued automatic pass has started: later triggers queue a new one.
+    private func passStarting(_ id: UInt64) {
+        if queuedAutomaticID == id {
+            queuedAutomatic = nil
+            queuedAutomaticID = nil
+        }
+    }
+
+    private func pass(explicit: Bool) async throws -> SyncPassReport {
+        snapshot.lastError = nil  // cleared at the start of each pass
+        publish()
+        let started = clock.now
+        do {
+            try await checkGuards()
+        } catch let stop as SyncStopError {
+            snapshot.lastError = stop.message
+            publish()
+            throw stop
+        }
+        let context = SyncPass(isExplicit: explicit, clock: clock, policy: policy, classify: classify,
+                               logger: logger, jitter: jitter)
+        var reports: [StageReport] = []
+        var stop: SyncStopError?
+        for stage in stages {
+            if Task.isCancelled {
+                stop = SyncStopError(.cancelled, "Sync was cancelled; everything stays queued.")
+                break
+            }
+            snapshot.runningStage = stage.name
+            publish()
+            let stageStart = clock.now
+            var report: StageReport
+            do {
+                report = try await stage.run(context)
+            } catch let error as SyncStopError {
+                stop = error
+                reports.append(StageReport(name: stage.name, seconds: clock.now.timeIntervalSince(stageStart), error: error.message))
+                break
+            } catch {
+                let message = SyncEngine.sentence(for: error, classify: classify)
+                logger.warning("stage \(stage.name) failed: \(message)")
+                reports.append(StageReport(name: stage.name, seconds: clock.now.timeIntervalSince(stageStart), error: message))
+                if case .stopPass(let stopError) = context.disposition(for: error, attempts: 0) {
+                    stop = stopError
+                    break
+                }
+                if stage.isBestEffort { continue }
+                stop = SyncStopError(.stageFailed, "Sync stopped at \(stage.name): \(message)")
+                break
+            }
+            report.name = stage.name
+            report.seconds = clock.now.timeIntervalSince(stageStart)
+            reports.append(report)
+        }
+        snapshot.runningStage = nil
+        let result = SyncPassReport(stages: reports, startedAt: started, stoppedBy: stop)
+        snapshot.lastReport = result
+        if let stop {
+            snapshot.lastError = stop.message
+            publish()
+            if stop.reason != .stageFailed { throw stop }
+            return result
+        }
+        snapshot.lastSyncAt = clock.now
+        if let failure = reports.first(where: { $0.error != nil }) {
+            snapshot.lastError = "\(failure.name): \(failure.error!)"
+        }
+        publish()
+        return result
+    }
+
+    private func checkGuards() async throws {
+        if await guards.isUpdateRequired() {
+            throw SyncStopError(.updateRequired,
+                "Update required: the server no longer accepts this version of jqc. Everything stays queued.")
+        }
+        guard await guards.isOnline() else {
+            throw SyncStopError(.offline, "You are offline; everything stays queued and will sync when you are back online.")
+        }
+        guard await guards.isSignedIn() else {
+            throw SyncStopError(.signedOut, "You are not signed in; log in to sync. Nothing was lost.")
+        }
+    }
+
+    /// A person-readable sentence for a stage failure.
+    static func sentence(for error: any Error, classify: SyncFailureClassifier) -> String {
+        switch classify(error) {
+        case .offline: "The server cannot be reached."
+        case .timeout: "The server did not answer in time."
+        case .server(let message), .rejected(let message), .local(let message): message
+        case .rateLimited: "The server is busy (too many requests)."
+        case .signedOut: "You are signed out."
+        case .updateRequired: "Update required."
+        case .cancelled: "Cancelled."
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import JQCKit
+
+/// Whether a stage sends local work or fetches server data.
+public enum SyncDirection: String, Sendable, Codable {
+    /// Sends outbox items (photos, inspections, issues, queued edits).
+    case push
+    /// Fetches server data (reference data, assigned issues, schedules, …).
+    case pull
+}
+
+/// One step of a sync pass, contributed by a feature and registered by the composition root (SPEC.md §2:
+/// the sync engine knows no feature). Stages run in ascending ``order``; a best-effort stage's failure is
+/// reported but never stops the pipeline (seed 001 rule 49).
+public protocol SyncStage: Sendable {
+    /// A short name shown by `sync` and `status` (`photos`, `inspections`, `reference`, …).
+    var name: String { get }
+    /// Push or pull.
+    var direction: SyncDirection { get }
+    /// Position in the pass; the composition root registers the seed's order (SPEC.md §4 "Outbox order").
+    var order: Int { get }
+    /// Whether a failure of the whole stage is tolerated (reported, the pass continues).
+    var isBestEffort: Bool { get }
+    /// Does the stage's work.
+    /// - Parameter pass: what this pass allows (explicit or automatic) and how to judge item failures.
+    /// - Returns: counts for the report.
+    /// - Throws: ``SyncStopError`` to stop the whole pass (update required, signed out, offline); any other
+    ///   error fails this stage (and stops the pass unless the stage is best-effort).
+    func run(_ pass: SyncPass) async throws -> StageReport
+}
+
+/// What one stage did in a pass (SHELL.md `sync` JSON: `{name, pushed, pulled, failed, seconds}`).
+public struct StageReport: Sendable, Equatable, Codable {
+    /// The stage's name.
+    public var name: String
+    /// Items the server accepted.
+    public var pushed: Int
+    /// Records received from the server.
+    public var pulled: Int
+    /// Items that failed in this pass (refused, or out of tries).
+    public var failed: Int
+    /// Items left pending for a later pass (transient failures, backoff).
+    public var deferred: Int
+    /// Wall time of the stage, in seconds.
+    public var seconds: Double
+    /// The stage's own failure as a sentence, when the whole stage failed (best-effort or not).
+    public var error: String?
+
+    /// A report with counts.
+    public init(name: String = "", pushed: Int = 0, pulled: Int = 0, failed: Int = 0, deferred: Int = 0,
+                seconds: Double = 0, error: String? = nil) {
+        self.name = name
+        self.pushed = pushed
+        self.pulled = pulled
+        self.failed = failed
+        self.deferred = deferred
+        self.seconds = seconds
+        self.error = error
+    }
+}
+
+/// An error that stops the whole pass; every item stays as it was (SPEC.md §4).
+public struct SyncStopError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why the pass stopped.
+    public enum Reason: String, Sendable {
+        /// No connection (or the manual offline switch).
+        case offline
+        /// Nobody is signed in, or the refresh token was rejected.
+        case signedOut = "signed_out"
+        /// The server refused this build (426); no further request is sent until the build changes.
+        case updateRequired = "update_required"
+        /// The local store cannot be used.
+        case storeUnavailable = "store_unavailable"
+        /// The pass was cancelled.
+        case cancelled
+        /// A stage that is not best-effort failed; the stages after it did not run (reported, not thrown).
+        case stageFailed = "stage_failed"
+    }
+
+    /// Why.
+    public let reason: Reason
+    /// The sentence shown to the inspector.
+    public let message: String
+
+    /// A stop with a sentence.
+    public init(_ reason: Reason, _ message: String) {
+        self.reason = reason
+        self.message = message
+    }
+
+    public var description: String { message }
+}
