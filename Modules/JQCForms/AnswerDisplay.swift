@@ -63,6 +63,10 @@ enum AnswerDisplay {
     /// - Parameter compact: one line only (the read-only rows), lists joined with commas.
     static func lines(_ field: FormField, _ value: JSONValue?, width: Int, compact: Bool = false) -> [String] {
         let width = max(1, width)
+        return unclipped(field, value, width: width, compact: compact).map { TextLayout.truncate($0, width) }
+    }
+
+    private static func unclipped(_ field: FormField, _ value: JSONValue?, width: Int, compact: Bool) -> [String] {
         switch field.type {
         case .rating:
             if let rating = InspectionScorer.ratingValue(value) { return ["\(stars(rating)) \(rating)/5"] }
@@ -119,13 +123,16 @@ enum AnswerDisplay {
         guard !headers.isEmpty else { return [rows.isEmpty ? "" : plain(value!)] }
         let separator = " │ "
         let cell = max(1, (width - separator.count * (headers.count - 1)) / headers.count)
-        func line(_ cells: [String]) -> String {
-            var text = cells.map { TextLayout.pad($0, cell) }.joined(separator: separator)
+        // The last column takes what integer division left over, so rows reach the full width.
+        let lastCell = max(1, width - (cell + separator.count) * (headers.count - 1))
+        let cells = Array(repeating: cell, count: headers.count - 1) + [lastCell]
+        func line(_ texts: [String]) -> String {
+            var text = zip(texts, cells).map { TextLayout.pad($0, $1) }.joined(separator: separator)
             while text.last == " " { text.removeLast() }
             return text
         }
         var lines = [line(headers)]
-        lines.append(headers.map { _ in String(repeating: "─", count: cell) }.joined(separator: "─┼─"))
+        lines.append(cells.map { String(repeating: "─", count: $0) }.joined(separator: "─┼─"))
         for index in 0..<max(field.tableRows, rows.count) {
             let row = index < rows.count ? rows[index] : [:]
             lines.append(line(headers.map { row[$0].map(plain) ?? "" }))

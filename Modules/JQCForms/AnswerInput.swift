@@ -20,7 +20,7 @@ public enum AnswerChange: Sendable, Hashable {
 /// | radio, select | one of the options, case-insensitive | the option's text |
 /// | pass_fail | `Pass` / `Fail`, or the schema's options | `"Pass"` / `"Fail"` / the option's text |
 /// | checkbox_group | one or more options (words or comma-separated) | array of option texts, in option order |
-/// | table | `ROW COLUMN VALUE…` (row 1-based, column by header or 1-based number) | `table_rows` objects `{header: text}` |
+/// | table | `ROW COLUMN VALUE…` (row 1-based; column by header or number) | `table_rows` objects `{header: text}` |
 /// | date | `yyyy-MM-dd` | the text |
 /// | number | a decimal number | the text |
 /// | email | `name@host.domain` | the text |
@@ -39,7 +39,8 @@ public enum AnswerInput {
     ///   value does not fit the type; the message names the field and what it accepts.
     public static func change(for field: FormField, arguments: [String], current: JSONValue?) throws -> AnswerChange {
         if field.type.isDisplayOnly {
-            throw FormsError(.notAnswerable, "Field \(field.reference) is a \(kindName(field.type)) and takes no answer; "
+            let kind = kindName(field.type)
+            throw FormsError(.notAnswerable, "Field \(field.reference) is a \(kind) and takes no answer; "
                              + "answer one of the form's input fields instead.")
         }
         let joined = arguments.joined(separator: " ")
@@ -68,7 +69,9 @@ public enum AnswerInput {
             return .set(.string(option))
         case .passFail:
             let options = field.options.isEmpty ? ["Pass", "Fail"] : field.options
-            guard let option = match(joined, in: options) else { throw refuse("one of \(list(options)), or \"\" to clear") }
+            guard let option = match(joined, in: options) else {
+                throw refuse("one of \(list(options)), or \"\" to clear")
+            }
             return .set(.string(option))
         case .checkboxGroup:
             return try checkboxGroup(field, arguments: arguments, refuse: refuse)

@@ -54,9 +54,14 @@ public enum FormRenderer {
             let rows = readOnlyRows(schema: schema, answers: answers)
             lines = width >= minimumGridWidth
                 ? readOnlyGrid(rows, answers, width: width)
-                : stacked(rows.flatMap { $0 }, answers, width: width, showIDs: false)
+                : stacked(rows.flatMap { $0 }, answers, width: width, showIDs: false, compact: true)
         }
-        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+        let trimmed = lines.map { line in
+            var line = line
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+        return trimmed.isEmpty ? "" : trimmed.joined(separator: "\n") + "\n"
     }
 
     // MARK: Read-only filtering (rule 59)
@@ -156,7 +161,7 @@ public enum FormRenderer {
     // MARK: Stacked
 
     private static func stacked(_ fields: [FormField], _ answers: [String: JSONValue], width: Int,
-                                showIDs: Bool) -> [String] {
+                                showIDs: Bool, compact: Bool = false) -> [String] {
         var lines: [String] = []
         for field in fields {
             if field.type == .section {
@@ -169,14 +174,16 @@ public enum FormRenderer {
                 continue
             }
             let name = (showIDs ? "#\(field.id) " : "") + field.displayLabel + (field.required && showIDs ? " *" : "")
-            let single = AnswerDisplay.lines(field, answers[field.id], width: width - name.count - 2)
+            let compact = compact && field.type != .table
+            let single = AnswerDisplay.lines(field, answers[field.id], width: width - name.count - 2, compact: compact)
             if single.count == 1 && name.count + 2 + single[0].count <= width && field.type != .table {
                 var line = name + ": " + single[0]
                 while line.last == " " { line.removeLast() }
                 lines.append(line)
             } else {
                 lines += TextLayout.wrap(name + ":", width)
-                lines += AnswerDisplay.lines(field, answers[field.id], width: width - 4).map { "    " + $0 }
+                let body = AnswerDisplay.lines(field, answers[field.id], width: width - 4, compact: compact)
+                lines += body.map { "    " + $0 }
             }
         }
         return lines

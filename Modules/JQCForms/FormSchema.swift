@@ -156,19 +156,20 @@ extension FormSchema {
                 guard let id = FieldID.normalize(entry["id"]) else {
                     let shown = entry["id"].map { $0.jsonString() } ?? "missing"
                     notes.append(Note(index: index, fieldID: nil,
-                                      message: "Its id (\(shown)) is not an integer or a non-empty string; it was ignored."))
+                                      message: "Its id (\(shown)) is not an integer or non-empty text; ignored."))
                     continue
                 }
                 let type = Self.type(of: entry)
                 let claimant = knownClaims[id] ?? (type.isKnown ? nil : unknownClaims[id])
                 guard claimant == index else {
                     notes.append(Note(index: index, fieldID: id,
-                                      message: "Another field has the same id and wins (the first of a known type); this one was ignored."))
+                                      message: "Another field with this id wins (the first of a known type); ignored."))
                     continue
                 }
                 kept.append((index, id, object))
             }
-            var nextRow = kept.compactMap { Self.integer($0.entry["row"]) }.filter { $0 >= 1 }.max().map { $0 + 1 } ?? 1
+            let placedRows = kept.compactMap { Self.integer($0.entry["row"]) }.filter { $0 >= 1 }
+            var nextRow = placedRows.max().map { min($0, Self.maximumRow) + 1 } ?? 1
             for item in kept {
                 fields.append(field(item.index, item.id, item.entry, nextRow: &nextRow))
             }
@@ -192,7 +193,10 @@ extension FormSchema {
                 note(object["row"] == nil ? "It has no row; it was placed on row \(row)."
                                           : "Its row is not a whole number from 1; it was placed on row \(row).")
             }
-            if row > Self.maximumRow { note("Its row \(row) is past \(Self.maximumRow); it was clamped."); row = Self.maximumRow }
+            if row > Self.maximumRow {
+                note("Its row \(row) is past \(Self.maximumRow); it was clamped.")
+                row = Self.maximumRow
+            }
             var col = 1
             switch Self.integer(object["col"]) {
             case let value? where (1...FormSchema.columns).contains(value): col = value

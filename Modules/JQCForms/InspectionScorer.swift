@@ -165,7 +165,8 @@ public struct ScoreExplanation: Sendable, Hashable {
             return "\(part.fieldID)  \(part.type.rawValue)  \"\(part.label)\"  \(share)"
         }
         if let score {
-            lines.append("total: \(ScoreExplanation.format(earned)) of \(counted) → \(ScoreExplanation.format(score))")
+            let total = ScoreExplanation.format(earned)
+            lines.append("total: \(total) of \(counted) → \(ScoreExplanation.format(score))")
         } else {
             lines.append("total: nothing counted → no score")
         }
