@@ -66,3 +66,23 @@ public struct FormField: Sendable, Hashable, Identifiable {
     /// The last grid row the field covers.
     public var lastRow: Int { row + rowSpan - 1 }
 }
+
+extension FormField {
+    /// The field as JSON for `--json` output (SHELL.md `form`): `{id, type, label, row, col, colSpan,
+    /// rowSpan, required, options}`, plus `col_headers` and `table_rows` for tables and `placeholder`
+    /// when there is one. Placement is the normalised one.
+    public var summaryJSON: JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(id), "type": .string(type.rawValue), "label": .string(displayLabel),
+            "row": .int(Int64(row)), "col": .int(Int64(col)), "colSpan": .int(Int64(colSpan)),
+            "rowSpan": .int(Int64(rowSpan)), "required": .bool(required),
+            "options": .array(options.map(JSONValue.string)),
+        ]
+        if type == .table {
+            object["col_headers"] = .array(columnHeaders.map(JSONValue.string))
+            object["table_rows"] = .int(Int64(tableRows))
+        }
+        if let placeholder { object["placeholder"] = .string(placeholder) }
+        return .object(object)
+    }
+}

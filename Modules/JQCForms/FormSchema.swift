@@ -122,7 +122,9 @@ public struct FormSchema: Sendable, Hashable {
     /// The fields that count towards the score, in schema order.
     public var scoreableFields: [FormField] { fields.filter { $0.type.isScoreable } }
 
+    /// Two schemas are equal when their raw JSON is equal (everything else is derived from it).
     public static func == (lhs: FormSchema, rhs: FormSchema) -> Bool { lhs.raw == rhs.raw }
+    /// Hashes the raw JSON, consistently with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
 }
 

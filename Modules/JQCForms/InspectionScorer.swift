@@ -35,7 +35,7 @@ public enum InspectionScorer {
         explain(schema: FormSchema(json: schema), formData: formData)
     }
 
-    /// The explanation against an already-read schema. See ``explain(schema:formData:)-(JSONValue,_)``.
+    /// The explanation against an already-read schema. See the JSON overload.
     public static func explain(schema: FormSchema, formData: [String: JSONValue]) -> ScoreExplanation {
         var parts: [ScoreExplanation.Part] = []
         var earnedTotal = 0.0

@@ -145,3 +145,20 @@ extension FormFieldType {
         knownRawValues.map(FormFieldType.init(rawValue:)).filter { !$0.isDisplayOnly }.count == 14
     }
 }
+
+@Suite("Field summaries for --json output")
+struct FormFieldSummaryTests {
+    @Test("a field's summary carries its normalised placement, options and table shape")
+    func summary() {
+        let office = DemoTemplates.schema(DemoTemplates.officeCleaning)
+        #expect(office.field(id: "106")?.summaryJSON == [
+            "id": "106", "type": "table", "label": "Supply counts", "row": 4, "col": 1, "colSpan": 12,
+            "rowSpan": 3, "required": false, "options": [], "col_headers": ["Item", "Count", "Reorder?"],
+            "table_rows": 3,
+        ])
+        #expect(office.field(id: "105")?.summaryJSON == [
+            "id": "105", "type": "radio", "label": "Overall appearance", "row": 3, "col": 9, "colSpan": 4,
+            "rowSpan": 1, "required": false, "options": ["Yes", "No"],
+        ])
+    }
+}

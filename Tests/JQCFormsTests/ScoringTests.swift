@@ -146,3 +146,40 @@ struct PythonRoundingTests {
         }
     }
 }
+
+@Suite("The score file of `jqc-shell score FILE` (SHELL.md)")
+struct ScoreFileTests {
+    @Test("a score file gives the score and its explanation")
+    func reads() throws {
+        let file = try ScoreFile(data: Data(#"""
+        {"schema":[{"id":1,"type":"rating"},{"id":"2","type":"checkbox"}],"form_data":{"1":"4","2":"true"}}
+        """#.utf8))
+        #expect(file.score == 90)
+        #expect(file.explanation.parts.map(\.earned) == [0.8, 1])
+        let unanswered = try ScoreFile(data: Data(#"{"schema":[{"id":1,"type":"radio"}]}"#.utf8))
+        #expect(unanswered.formData.isEmpty)
+        #expect(unanswered.score == 0)
+    }
+
+    @Test("a malformed score file is refused with a sentence saying the expected shape")
+    func refuses() {
+        let cases: [(String, String)] = [
+            ("{nope", "The score file is not valid JSON; it must be {\"schema\": [...], \"form_data\": {...}}."),
+            (#"{"form_data":{}}"#,
+             "The score file needs a \"schema\" array of fields, as in {\"schema\": [...], \"form_data\": {...}}."),
+            (#"{"schema":[],"form_data":[1]}"#,
+             "The score file's \"form_data\" must be an object of field id → answer."),
+        ]
+        for (text, message) in cases {
+            do {
+                _ = try ScoreFile(data: Data(text.utf8))
+                Issue.record("\(text) was accepted")
+            } catch let error as FormsError {
+                #expect(error.code == .malformedSchema)
+                #expect(error.message == message)
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+    }
+}
