@@ -235,3 +235,29 @@ public struct FormAnswers: Sendable, Hashable {
         }
     }
 }
+
+extension FormAnswers {
+    /// Stores a photo path in an `image` or `signature` field (SHELL.md `photo FIELD_ID FILE`; a
+    /// signature is captured as an image). The path is usually the `local://…` sentinel of a photo
+    /// not yet uploaded (seed 001 rule 10).
+    /// - Parameters:
+    ///   - fieldID: the field's id as a string.
+    ///   - path: the stored photo's path.
+    ///   - schema: the inspection's template schema.
+    /// - Throws: ``FormsError`` `.unknownField` when there is no such field, `.invalidAnswer` when the
+    ///   field is not an image or signature field or the path is empty.
+    public mutating func setPhoto(fieldID: String, path: String, schema: FormSchema) throws {
+        guard let field = schema.field(id: fieldID), field.type.isPhoto else {
+            if let field = schema.field(id: fieldID) {
+                throw FormsError(.invalidAnswer, "Field \(field.reference) is a \(field.type.rawValue) field; "
+                                 + "photos go into image or signature fields.")
+            }
+            try set(fieldID: fieldID, arguments: [path], schema: schema)  // throws .unknownField
+            return
+        }
+        guard !path.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw FormsError(.invalidAnswer, "Field \(field.reference) needs a photo path; the path given is empty.")
+        }
+        values[fieldID] = .string(path)
+    }
+}

@@ -10,8 +10,9 @@ import JQCKit
 ///   id when no field of a known type has it (SCORING.md: unknown types are ignored for scoring);
 /// - unknown types are kept as display-only;
 /// - missing or odd `row` / `col` / `colSpan` / `rowSpan` are defaulted and clamped to the 12-column
-///   grid (a missing `row` goes below every placed field, a missing `colSpan` reaches the right edge);
-/// - everything ignored or changed is reported in ``notes``; nothing is fatal.
+///   grid (a missing `row` goes below every placed field, a missing `col` is 1);
+/// - a missing `colSpan` reaches the right edge and a missing `rowSpan` is 1: the web's defaults, so
+///   they are not noted; everything else ignored or changed is reported in ``notes``. Nothing is fatal.
 ///
 /// The raw JSON is kept unchanged in ``raw`` and fingerprinted in ``hash``.
 public struct FormSchema: Sendable, Hashable {

@@ -168,3 +168,29 @@ struct AnswerInputTests {
         #expect(answers.values.isEmpty)
     }
 }
+
+@Suite("Photo answers (SHELL.md `photo FIELD_ID FILE`)")
+struct PhotoAnswerTests {
+    let restroom = DemoTemplates.schema(DemoTemplates.restroomQC)
+
+    @Test("a photo path goes only into an image or signature field")
+    func photoFields() throws {
+        var answers = FormAnswers()
+        try answers.setPhoto(fieldID: "9", path: "local://A1.jpg", schema: restroom)
+        try answers.setPhoto(fieldID: "12", path: "local://S1.jpg", schema: restroom)
+        #expect(answers.values == ["9": "local://A1.jpg", "12": "local://S1.jpg"])
+        #expect(throws: FormsError(.invalidAnswer, "Field \"Comments\" (id 10) is a textarea field; "
+                                   + "photos go into image or signature fields.")) {
+            try answers.setPhoto(fieldID: "10", path: "local://A2.jpg", schema: restroom)
+        }
+        #expect(throws: FormsError(.invalidAnswer,
+                                   "Field \"Photo of condition\" (id 9) needs a photo path; the path given is empty.")) {
+            try answers.setPhoto(fieldID: "9", path: " ", schema: restroom)
+        }
+        #expect(throws: FormsError(.unknownField, "The form has no field with id \"77\"; its input fields are "
+                                   + "2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14.")) {
+            try answers.setPhoto(fieldID: "77", path: "local://A3.jpg", schema: restroom)
+        }
+        #expect(answers.values == ["9": "local://A1.jpg", "12": "local://S1.jpg"])
+    }
+}
