@@ -176,6 +176,10 @@ extension FormSchema {
             for item in kept {
                 fields.append(field(item.index, item.id, item.entry, nextRow: &nextRow))
             }
+            // Notes in schema order (the ignored entries were noted before the kept ones were read).
+            notes = notes.enumerated()
+                .sorted { ($0.element.index ?? -1, $0.offset) < ($1.element.index ?? -1, $1.offset) }
+                .map(\.element)
         }
 
         private mutating func field(_ index: Int, _ id: String, _ object: [String: JSONValue],

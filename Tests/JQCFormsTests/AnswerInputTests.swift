@@ -184,7 +184,8 @@ struct PhotoAnswerTests {
             try answers.setPhoto(fieldID: "10", path: "local://A2.jpg", schema: restroom)
         }
         #expect(throws: FormsError(.invalidAnswer,
-                                   "Field \"Photo of condition\" (id 9) needs a photo path; the path given is empty.")) {
+                                   "Field \"Photo of condition\" (id 9) needs a photo path; "
+                                   + "the path given is empty.")) {
             try answers.setPhoto(fieldID: "9", path: " ", schema: restroom)
         }
         #expect(throws: FormsError(.unknownField, "The form has no field with id \"77\"; its input fields are "

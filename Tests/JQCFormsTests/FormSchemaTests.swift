@@ -22,6 +22,9 @@ struct FormSchemaTests {
             + #"{"id":2.5,"type":"text"},{"id":[1],"type":"text"},"text",{"id":7,"type":"text"}]"#))
         #expect(schema.fields.map(\.id) == ["7"])
         #expect(schema.notes.filter { $0.fieldID == nil }.map(\.index) == [0, 1, 2, 3, 4, 5, 6])
+        #expect(schema.notes.map(\.index) == [0, 1, 2, 3, 4, 5, 6, 7, 7])  // schema order; field 8 has no row or col
+        let duplicate = FormSchema(json: [["id": 1, "type": "text"], ["id": 1, "type": "text"]])
+        #expect(duplicate.notes.map(\.index) == [0, 0, 1])  // schema order, though the duplicate is found first
         #expect(schema.notes[0].description
             == "field 1: Its id (missing) is not an integer or non-empty text; ignored.")
         #expect(schema.notes[6].message == "It is not a JSON object; it was ignored.")
