@@ -16,11 +16,13 @@ public enum LintCommand {
 
     /// The usage text.
     public static let usage = """
-        usage: jqc-lint [--root DIR] [--policy FILE] [--package-json FILE] [--format text|json] [--print-tiers]
+        usage: jqc-lint [--root DIR] [--policy FILE] [--package-json FILE | --scratch-path DIR]
+                [--format text|json] [--print-tiers]
 
           --root DIR           the package to check (default: the current directory)
           --policy FILE        the policy (default: ROOT/jqc-lint.json)
           --package-json FILE  the output of `swift package dump-package` (default: run it in ROOT)
+          --scratch-path DIR   the build folder dump-package uses (default: ROOT/.build)
           --format text|json   findings as compiler-style text (default) or one JSON object
           --print-tiers        print the Markdown tier table generated from the policy, then exit
         Exit status: 0 clean, 1 violations, 64 bad policy or usage.
@@ -56,7 +58,7 @@ public enum LintCommand {
                 }
                 package = try PackageModel.decode(data, source: file.path)
             } else {
-                package = try PackageModel.dump(root: options.root)
+                package = try PackageModel.dump(root: options.root, scratchPath: options.scratchPath)
             }
             let linter = Linter(policy: policy, package: package, root: options.root,
                                 policyPath: relativePath(of: options.policy, to: options.root),
@@ -86,6 +88,7 @@ public enum LintCommand {
         var root: URL
         var policy: URL
         var packageJSON: URL?
+        var scratchPath: URL?
         var json = false
         var printTiers = false
         var help = false
@@ -109,6 +112,7 @@ public enum LintCommand {
                 case "--root": root = resolve(try value(for: argument))
                 case "--policy": policy = resolve(try value(for: argument))
                 case "--package-json": packageJSON = resolve(try value(for: argument))
+                case "--scratch-path": scratchPath = resolve(try value(for: argument))
                 case "--format":
                     let format = try value(for: argument)
                     guard format == "text" || format == "json" else {

@@ -73,13 +73,16 @@ public struct PackageModel: Sendable, Equatable {
     }
 
     /// Runs `swift package dump-package` in a package folder and decodes its output.
-    /// - Parameter root: the package root (where Package.swift is).
+    /// - Parameters:
+    ///   - root: the package root (where Package.swift is).
+    ///   - scratchPath: a build folder other than ROOT/.build, so a running build's lock does not block.
     /// - Returns: the model.
     /// - Throws: ``LintError`` (`package-unreadable`) when swift cannot be run or fails.
-    public static func dump(root: URL) throws -> PackageModel {
+    public static func dump(root: URL, scratchPath: URL? = nil) throws -> PackageModel {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--package-path", root.path, "dump-package"]
+        process.arguments = ["swift", "package", "--package-path", root.path]
+            + (scratchPath.map { ["--scratch-path", $0.path] } ?? []) + ["dump-package"]
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
