@@ -63,13 +63,16 @@ struct MiniPackage {
 
     /// Writes the package. `exceptions` is the JSON inside the exceptions array; `extraModules` are placed in
     /// the upper tier; `targets` replaces the package description.
-    init(exceptions: String = "", extraModules: [String] = [], targets: [PackageModel.Target] = MiniPackage.targets,
-         sources: [String: String] = MiniPackage.sources) throws {
+    init(
+        exceptions: String = "", extraModules: [String] = [], targets: [PackageModel.Target] = MiniPackage.targets,
+        sources: [String: String] = MiniPackage.sources
+    ) throws {
         let extra = extraModules.map { name in
             name.hasPrefix("⚑") ? ", ⚑\"\(name.dropFirst())\"" : ", \"\(name)\""
         }.joined()
-        let planted = PlantedSource(MiniPackage.policyTemplate.replacingOccurrences(of: "EXCEPTIONS", with: exceptions)
-            .replacingOccurrences(of: "EXTRA", with: extra))
+        let planted = PlantedSource(
+            MiniPackage.policyTemplate.replacingOccurrences(of: "EXCEPTIONS", with: exceptions)
+                .replacingOccurrences(of: "EXTRA", with: extra))
         policyText = planted.source
         policyMarker = "\(planted.line ?? 0):\(planted.column ?? 0)"
         var files = sources
@@ -97,7 +100,8 @@ struct MiniPackage {
                 "dependencies": target.dependencies.map { ["byName": [$0, NSNull()]] },
             ]
         }
-        let data = try? JSONSerialization.data(withJSONObject: ["name": "Mini", "targets": list], options: [.sortedKeys])
+        let data = try? JSONSerialization.data(
+            withJSONObject: ["name": "Mini", "targets": list], options: [.sortedKeys])
         return String(decoding: data ?? Data(), as: UTF8.self)
     }
 }

@@ -47,8 +47,9 @@ enum Repository {
     }.mapError { $0 as? LintError ?? LintError(.packageUnreadable, "\($0)") }
 
     static func linter() throws -> Linter {
-        Linter(policy: try policy.get(), package: try package.get(), root: TestPaths.repositoryRoot,
-               policyText: (try? String(contentsOf: policyURL, encoding: .utf8)) ?? "")
+        Linter(
+            policy: try policy.get(), package: try package.get(), root: TestPaths.repositoryRoot,
+            policyText: (try? String(contentsOf: policyURL, encoding: .utf8)) ?? "")
     }
 }
 

@@ -14,18 +14,20 @@ struct SwiftLexerTests {
 
     @Test("a raw string with quotes and a trailing line comment are one string and one comment")
     func rawStringAndComment() {
-        #expect(summary(##"let s = #"a "q" \(x)"# // c"##) == [
-            "word let 1:1", "word s 1:5", "punctuation = 1:7", ##"string #"⟨a "q" \(x)⟩ 1:9"##,
-            "lineComment // c 1:24",
-        ])
+        #expect(
+            summary(##"let s = #"a "q" \(x)"# // c"##) == [
+                "word let 1:1", "word s 1:5", "punctuation = 1:7", ##"string #"⟨a "q" \(x)⟩ 1:9"##,
+                "lineComment // c 1:24",
+            ])
     }
 
     @Test("interpolated code is lexed as code, after its string, with its own positions")
     func interpolation() {
-        #expect(summary(#"x = "a\(f("b"))c""#) == [
-            "word x 1:1", "punctuation = 1:3", #"string "⟨a{}c⟩ 1:5"#, "word f 1:9", "punctuation ( 1:10",
-            #"string "⟨b⟩ 1:11"#, "punctuation ) 1:14",
-        ])
+        #expect(
+            summary(#"x = "a\(f("b"))c""#) == [
+                "word x 1:1", "punctuation = 1:3", #"string "⟨a{}c⟩ 1:5"#, "word f 1:9", "punctuation ( 1:10",
+                #"string "⟨b⟩ 1:11"#, "punctuation ) 1:14",
+            ])
     }
 
     @Test("nested block comments and multi-line strings keep the line count right")
@@ -61,7 +63,9 @@ struct SwiftLexerTests {
             #endif
             let value = x.import  // not an import
             """
-        let found = ImportScanner.imports(in: SwiftLexer.tokenize(source)).map { "\($0.module)@\($0.line):\($0.column)" }
+        let found = ImportScanner.imports(in: SwiftLexer.tokenize(source)).map {
+            "\($0.module)@\($0.line):\($0.column)"
+        }
         #expect(found == ["Foundation@1:8", "JQCKit@2:18", "A@3:19", "B@4:24", "C@5:15", "D@6:15", "E@8:8"])
     }
 }

@@ -22,8 +22,10 @@ public struct Finding: Codable, Sendable, Equatable {
     public var importedModule: String?
 
     /// Creates a finding.
-    public init(path: String, line: Int, column: Int, rule: String, message: String, note: String, hint: String,
-                module: String? = nil, importedModule: String? = nil) {
+    public init(
+        path: String, line: Int, column: Int, rule: String, message: String, note: String, hint: String,
+        module: String? = nil, importedModule: String? = nil
+    ) {
         self.path = path
         self.line = line
         self.column = column

@@ -28,7 +28,8 @@ public enum ImportScanner {
         for (index, token) in code.enumerated() where token.kind == .word && token.text == "import" {
             if index > 0 {
                 let previous = code[index - 1]
-                let startsStatement = previous.line < token.line || previous.kind == .attribute
+                let startsStatement =
+                    previous.line < token.line || previous.kind == .attribute
                     || modifiers.contains(previous.text)
                 guard startsStatement else { continue }
             }

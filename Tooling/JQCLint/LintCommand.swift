@@ -43,8 +43,10 @@ public enum LintCommand {
             do {
                 policyData = try Data(contentsOf: options.policy)
             } catch {
-                throw LintError(.policyUnreadable, "The policy file \(options.policy.path) cannot be read; create "
-                    + "it or pass --policy FILE.")
+                throw LintError(
+                    .policyUnreadable,
+                    "The policy file \(options.policy.path) cannot be read; create "
+                        + "it or pass --policy FILE.")
             }
             let policy = try Policy.decode(policyData, source: options.policy.path)
             if options.printTiers {
@@ -53,16 +55,19 @@ public enum LintCommand {
             let package: PackageModel
             if let file = options.packageJSON {
                 guard let data = FileManager.default.contents(atPath: file.path) else {
-                    throw LintError(.packageUnreadable, "The package description \(file.path) cannot be read; "
-                        + "create it with `swift package dump-package > FILE`.")
+                    throw LintError(
+                        .packageUnreadable,
+                        "The package description \(file.path) cannot be read; "
+                            + "create it with `swift package dump-package > FILE`.")
                 }
                 package = try PackageModel.decode(data, source: file.path)
             } else {
                 package = try PackageModel.dump(root: options.root, scratchPath: options.scratchPath)
             }
-            let linter = Linter(policy: policy, package: package, root: options.root,
-                                policyPath: relativePath(of: options.policy, to: options.root),
-                                policyText: String(decoding: policyData, as: UTF8.self))
+            let linter = Linter(
+                policy: policy, package: package, root: options.root,
+                policyPath: relativePath(of: options.policy, to: options.root),
+                policyText: String(decoding: policyData, as: UTF8.self))
             let report = try linter.run()
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -95,7 +100,8 @@ public enum LintCommand {
 
         init(arguments: [String], currentDirectory: URL) throws {
             func resolve(_ path: String) -> URL {
-                path.hasPrefix("/") ? URL(fileURLWithPath: path)
+                path.hasPrefix("/")
+                    ? URL(fileURLWithPath: path)
                     : currentDirectory.appendingPathComponent(path)
             }
             var root = currentDirectory

@@ -16,9 +16,11 @@ public struct Linter: Sendable {
     /// The policy file's text (locates exceptions and module names); empty when unknown.
     public let policyText: String
 
-    private static let layeringNote = "SPEC.md §2: calls go down the tiers and along the feature order; news goes "
+    private static let layeringNote =
+        "SPEC.md §2: calls go down the tiers and along the feature order; news goes "
         + "up through hooks the composition root plugs in. No cycles, no module reaching upwards."
-    private static let layeringHint = "Move the code down to the module that owns it, or declare a small protocol "
+    private static let layeringHint =
+        "Move the code down to the module that owns it, or declare a small protocol "
         + "in the lower module and plug the higher module's implementation in at JQCComposition."
 
     /// Creates a linter.
@@ -28,8 +30,10 @@ public struct Linter: Sendable {
     ///   - root: the package root.
     ///   - policyPath: the policy's path relative to the root, for findings located in it.
     ///   - policyText: the policy file's text, to locate exceptions and names in it.
-    public init(policy: Policy, package: PackageModel, root: URL, policyPath: String = "jqc-lint.json",
-                policyText: String = "") {
+    public init(
+        policy: Policy, package: PackageModel, root: URL, policyPath: String = "jqc-lint.json",
+        policyText: String = ""
+    ) {
         self.policy = policy
         self.package = package
         self.root = root.standardizedFileURL
@@ -52,8 +56,10 @@ public struct Linter: Sendable {
             for path in try swiftFiles(of: target) {
                 let url = root.appendingPathComponent(path)
                 guard let data = FileManager.default.contents(atPath: url.path) else {
-                    throw LintError(.packageUnreadable, "The source file \(path) cannot be read; check its "
-                        + "permissions.")
+                    throw LintError(
+                        .packageUnreadable,
+                        "The source file \(path) cannot be read; check its "
+                            + "permissions.")
                 }
                 let source = String(decoding: data, as: UTF8.self)
                 sources[path] = source
@@ -164,41 +170,53 @@ public struct Linter: Sendable {
         }
 
         /// The first rule an import breaks, in the order protected → forbidden → module rule → layering.
-        func violation(importer: PackageModel.Target, imported: String) -> (rule: String, message: String,
-                                                                           note: String, hint: String)? {
+        func violation(importer: PackageModel.Target, imported: String) -> (
+            rule: String, message: String,
+            note: String, hint: String
+        )? {
             let name = importer.name
             if let (rule, importers) = protectedRules[imported] {
                 if importers.contains(name) { return nil }
                 let owners = rule.onlyFrom.joined(separator: ", ")
-                return (rule.id, "\(name) imports \(imported), which only \(owners) may import.", rule.because,
-                        rule.hint ?? "Call \(owners) instead of \(imported).")
+                return (
+                    rule.id, "\(name) imports \(imported), which only \(owners) may import.", rule.because,
+                    rule.hint ?? "Call \(owners) instead of \(imported)."
+                )
             }
-            for (rule, importers, modules) in forbiddenRules where importers.contains(name) && modules.contains(imported) {
-                return (rule.id, "\(name) imports \(imported), which it must never import.", rule.because,
-                        rule.hint ?? "Remove the import of \(imported) from \(name).")
+            for (rule, importers, modules) in forbiddenRules
+            where importers.contains(name) && modules.contains(imported) {
+                return (
+                    rule.id, "\(name) imports \(imported), which it must never import.", rule.because,
+                    rule.hint ?? "Remove the import of \(imported) from \(name)."
+                )
             }
             if importer.isTest || policy.platformModules.contains(imported) { return nil }
             guard let importerTier = tierOf[name], tierOf[imported] != nil else { return nil }
             if allowed[name]?.contains(imported) == true { return nil }
             if let rule = moduleRules[name] {
                 let list = rule.mayImportOnly.isEmpty ? "platform modules" : rule.mayImportOnly.joined(separator: ", ")
-                return (rule.id, "\(name) imports \(imported), but it may import only \(list).", rule.because,
-                        rule.hint ?? Linter.layeringHint)
+                return (
+                    rule.id, "\(name) imports \(imported), but it may import only \(list).", rule.because,
+                    rule.hint ?? Linter.layeringHint
+                )
             }
             let tier = policy.tiers[importerTier]
             let message: String
             if tierOf[imported] == importerTier {
                 if tier.ordered == true {
                     let order = tier.modules.joined(separator: " → ")
-                    message = "\(name) imports \(imported), which comes later in the \(tier.name) order (\(order)); "
+                    message =
+                        "\(name) imports \(imported), which comes later in the \(tier.name) order (\(order)); "
                         + "a module imports only earlier ones."
                 } else {
-                    message = "\(name) imports \(imported) from its own tier (\(label(name))); modules of one "
+                    message =
+                        "\(name) imports \(imported) from its own tier (\(label(name))); modules of one "
                         + "tier are independent."
                 }
             } else {
                 let may = tier.mayImport.isEmpty ? "platform modules only" : tier.mayImport.joined(separator: ", ")
-                message = "\(name) (\(label(name))) imports \(imported) (\(label(imported))); \(label(name)) may "
+                message =
+                    "\(name) (\(label(name))) imports \(imported) (\(label(imported))); \(label(name)) may "
                     + "import \(may)."
             }
             return (BuiltInRule.layering, message, Linter.layeringNote, Linter.layeringHint)
@@ -208,7 +226,8 @@ public struct Linter: Sendable {
     // MARK: - Package.swift
 
     func checkManifest(_ context: Context) -> [Finding] {
-        let manifestText = FileManager.default.contents(atPath: root.appendingPathComponent("Package.swift").path)
+        let manifestText =
+            FileManager.default.contents(atPath: root.appendingPathComponent("Package.swift").path)
             .map { String(decoding: $0, as: UTF8.self) } ?? ""
         let manifest = SwiftLexer.tokenize(manifestText).filter { $0.kind == .string }
         func locate(_ name: String, after start: Int = 0) -> (index: Int, line: Int, column: Int)? {
@@ -231,32 +250,35 @@ public struct Linter: Sendable {
             let place = locateTarget(target.name)
             let placed = context.tierOf[target.name] != nil
             if !placed && !target.isTest && context.isChecked(target) {
-                findings.append(Finding(
-                    path: "Package.swift", line: place.line, column: place.column, rule: BuiltInRule.unplacedTarget,
-                    message: "The target \(target.name) is in no tier of the policy.",
-                    note: "Every module has a place in SPEC.md §2's tiers, so the linter knows what it may import.",
-                    hint: "Add \(target.name) to a tier's \"modules\" in \(policyPath).", module: target.name))
+                findings.append(
+                    Finding(
+                        path: "Package.swift", line: place.line, column: place.column, rule: BuiltInRule.unplacedTarget,
+                        message: "The target \(target.name) is in no tier of the policy.",
+                        note: "Every module has a place in SPEC.md §2's tiers, so the linter knows what it may import.",
+                        hint: "Add \(target.name) to a tier's \"modules\" in \(policyPath).", module: target.name))
             }
             guard context.isChecked(target) else { continue }
             for dependency in target.dependencies {
                 guard let broken = context.violation(importer: target, imported: dependency) else { continue }
                 let spot = locate(dependency, after: place.index + 1) ?? place
-                findings.append(Finding(
-                    path: "Package.swift", line: spot.line, column: spot.column, rule: broken.rule,
-                    message: "Package.swift declares that \(broken.message)", note: broken.note, hint: broken.hint,
-                    module: target.name, importedModule: dependency))
+                findings.append(
+                    Finding(
+                        path: "Package.swift", line: spot.line, column: spot.column, rule: broken.rule,
+                        message: "Package.swift declares that \(broken.message)", note: broken.note, hint: broken.hint,
+                        module: target.name, importedModule: dependency))
             }
         }
         let policyTokens = SwiftLexer.tokenize(policyText).filter { $0.kind == .string }
         let declared = Set(package.targets.map(\.name))
         for module in policy.placedModules where !declared.contains(module) {
             let token = policyTokens.first { $0.content == module }
-            findings.append(Finding(
-                path: policyPath, line: token?.line ?? 1, column: token?.column ?? 1,
-                rule: BuiltInRule.unknownPolicyModule,
-                message: "The policy places \(module), which Package.swift does not declare.",
-                note: "A policy naming modules that do not exist no longer describes the package.",
-                hint: "Fix the name, or remove \(module) from the policy.", module: module))
+            findings.append(
+                Finding(
+                    path: policyPath, line: token?.line ?? 1, column: token?.column ?? 1,
+                    rule: BuiltInRule.unknownPolicyModule,
+                    message: "The policy places \(module), which Package.swift does not declare.",
+                    note: "A policy naming modules that do not exist no longer describes the package.",
+                    hint: "Fix the name, or remove \(module) from the policy.", module: module))
         }
         return findings
     }
@@ -270,18 +292,20 @@ public struct Linter: Sendable {
             let module = declaration.module
             let isTarget = context.targets[module] != nil
             func finding(_ rule: String, _ message: String, _ note: String, _ hint: String) -> Finding {
-                Finding(path: path, line: declaration.line, column: declaration.column, rule: rule, message: message,
-                        note: note, hint: hint, module: target.name, importedModule: module)
+                Finding(
+                    path: path, line: declaration.line, column: declaration.column, rule: rule, message: message,
+                    note: note, hint: hint, module: target.name, importedModule: module)
             }
             if !isTarget && !policy.platformModules.contains(module) && context.protectedRules[module] == nil {
-                findings.append(finding(
-                    BuiltInRule.unknownImport,
-                    "\(target.name) imports \(module), which is neither a target of Package.swift nor a platform "
-                        + "module of the policy.",
-                    "SPEC.md §2: no package from outside the toolchain can be fetched; C libraries enter only "
-                        + "through their system-library targets.",
-                    "Use a module of the package, or add \(module) to \"platformModules\" in \(policyPath) if the "
-                        + "toolchain provides it."))
+                findings.append(
+                    finding(
+                        BuiltInRule.unknownImport,
+                        "\(target.name) imports \(module), which is neither a target of Package.swift nor a platform "
+                            + "module of the policy.",
+                        "SPEC.md §2: no package from outside the toolchain can be fetched; C libraries enter only "
+                            + "through their system-library targets.",
+                        "Use a module of the package, or add \(module) to \"platformModules\" in \(policyPath) if the "
+                            + "toolchain provides it."))
                 continue
             }
             if let broken = context.violation(importer: target, imported: module) {
@@ -289,12 +313,14 @@ public struct Linter: Sendable {
                 continue
             }
             if isTarget && !target.dependencies.contains(module) {
-                findings.append(finding(
-                    BuiltInRule.undeclaredDependency,
-                    "\(target.name) imports \(module), which its target in Package.swift does not declare.",
-                    "An import that works only through another target's dependencies breaks when those change "
-                        + "(and fails --explicit-target-dependency-import-check).",
-                    "Add \"\(module)\" to \(target.name)'s dependencies in Package.swift, if the policy allows it."))
+                findings.append(
+                    finding(
+                        BuiltInRule.undeclaredDependency,
+                        "\(target.name) imports \(module), which its target in Package.swift does not declare.",
+                        "An import that works only through another target's dependencies breaks when those change "
+                            + "(and fails --explicit-target-dependency-import-check).",
+                        "Add \"\(module)\" to \(target.name)'s dependencies in Package.swift, if the policy allows it.")
+                )
             }
         }
         let fileName = (path as NSString).lastPathComponent
@@ -302,23 +328,29 @@ public struct Linter: Sendable {
             if let scope = rule.in, !matches(scope, path: path, fileName: fileName, target: target, context: context) {
                 continue
             }
-            if let scope = rule.except, matches(scope, path: path, fileName: fileName, target: target, context: context) {
+            if let scope = rule.except, matches(scope, path: path, fileName: fileName, target: target, context: context)
+            {
                 continue
             }
             for spot in TextRuleMatcher.matches(of: rule, in: tokens) {
-                findings.append(Finding(path: path, line: spot.line, column: spot.column, rule: rule.id,
-                                        message: spot.excerpt.map { "\(rule.message) Found: \"\($0)\"." }
-                                            ?? rule.message,
-                                        note: rule.because, hint: rule.hint ?? "", module: target.name))
+                findings.append(
+                    Finding(
+                        path: path, line: spot.line, column: spot.column, rule: rule.id,
+                        message: spot.excerpt.map { "\(rule.message) Found: \"\($0)\"." }
+                            ?? rule.message,
+                        note: rule.because, hint: rule.hint ?? "", module: target.name))
             }
         }
         return findings
     }
 
-    func matches(_ scope: Policy.Scope, path: String, fileName: String, target: PackageModel.Target,
-                 context: Context) -> Bool {
+    func matches(
+        _ scope: Policy.Scope, path: String, fileName: String, target: PackageModel.Target,
+        context: Context
+    ) -> Bool {
         if let modules = scope.modules,
-           policy.resolve(modules, testTargets: context.testTargets).contains(target.name) {
+            policy.resolve(modules, testTargets: context.testTargets).contains(target.name)
+        {
             return true
         }
         for prefix in scope.paths ?? [] where prefix.hasSuffix("/") ? path.hasPrefix(prefix) : path == prefix {
@@ -333,7 +365,7 @@ public struct Linter: Sendable {
         let parts = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
         guard parts.count > 1 else { return pattern == name }
         guard name.hasPrefix(parts[0]), name.count >= parts[0].count + parts[parts.count - 1].count,
-              name.hasSuffix(parts[parts.count - 1])
+            name.hasSuffix(parts[parts.count - 1])
         else { return false }
         var rest = Substring(name.dropFirst(parts[0].count).dropLast(parts[parts.count - 1].count))
         for middle in parts.dropFirst().dropLast() where !middle.isEmpty {
@@ -354,7 +386,8 @@ public struct Linter: Sendable {
                 let exception = policy.exceptions[index]
                 guard exception.rule == finding.rule else { return false }
                 if let path = exception.path,
-                   !(path.hasSuffix("/") ? finding.path.hasPrefix(path) : finding.path == path) {
+                    !(path.hasSuffix("/") ? finding.path.hasPrefix(path) : finding.path == path)
+                {
                     return false
                 }
                 if let module = exception.module, module != finding.module { return false }
@@ -386,12 +419,13 @@ public struct Linter: Sendable {
         for (index, exception) in policy.exceptions.enumerated() where !used.contains(index) {
             let place = index < starts.count ? starts[index] : (line: 1, column: 1)
             let scope = [exception.path, exception.module].compactMap { $0 }.joined(separator: " in ")
-            kept.append(Finding(
-                path: policyPath, line: place.line, column: place.column, rule: BuiltInRule.staleException,
-                message: "The exception for [\(exception.rule)] at \(scope) matches no finding.",
-                note: "An exception that matches nothing hides nothing today and would silently hide a new "
-                    + "violation tomorrow (issue 10).",
-                hint: "Delete exceptions[\(index)] from \(policyPath)."))
+            kept.append(
+                Finding(
+                    path: policyPath, line: place.line, column: place.column, rule: BuiltInRule.staleException,
+                    message: "The exception for [\(exception.rule)] at \(scope) matches no finding.",
+                    note: "An exception that matches nothing hides nothing today and would silently hide a new "
+                        + "violation tomorrow (issue 10).",
+                    hint: "Delete exceptions[\(index)] from \(policyPath)."))
         }
         return kept
     }

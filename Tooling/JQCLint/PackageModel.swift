@@ -44,16 +44,20 @@ public struct PackageModel: Sendable, Equatable {
     /// - Throws: ``LintError`` (`package-unreadable`) when the JSON has no target list.
     public static func decode(_ data: Data, source: String) throws -> PackageModel {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let targets = object["targets"] as? [[String: Any]]
+            let targets = object["targets"] as? [[String: Any]]
         else {
-            throw LintError(.packageUnreadable, "The package description from \(source) is not the JSON of "
-                + "`swift package dump-package` (no \"targets\" list); regenerate it.")
+            throw LintError(
+                .packageUnreadable,
+                "The package description from \(source) is not the JSON of "
+                    + "`swift package dump-package` (no \"targets\" list); regenerate it.")
         }
         var result: [Target] = []
         for target in targets {
             guard let name = target["name"] as? String, let type = target["type"] as? String else {
-                throw LintError(.packageUnreadable, "The package description from \(source) has a target "
-                    + "without a name or type; regenerate it with `swift package dump-package`.")
+                throw LintError(
+                    .packageUnreadable,
+                    "The package description from \(source) has a target "
+                        + "without a name or type; regenerate it with `swift package dump-package`.")
             }
             let defaultFolder = type == "test" ? "Tests" : "Sources"
             var path = (target["path"] as? String) ?? "\(defaultFolder)/\(name)"
@@ -81,7 +85,8 @@ public struct PackageModel: Sendable, Equatable {
     public static func dump(root: URL, scratchPath: URL? = nil) throws -> PackageModel {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--package-path", root.path]
+        process.arguments =
+            ["swift", "package", "--package-path", root.path]
             + (scratchPath.map { ["--scratch-path", $0.path] } ?? []) + ["dump-package"]
         let output = Pipe()
         let errors = Pipe()
@@ -90,16 +95,20 @@ public struct PackageModel: Sendable, Equatable {
         do {
             try process.run()
         } catch {
-            throw LintError(.packageUnreadable, "`swift package dump-package` could not be started (\(error)); "
-                + "put swift on PATH or pass --package-json FILE.")
+            throw LintError(
+                .packageUnreadable,
+                "`swift package dump-package` could not be started (\(error)); "
+                    + "put swift on PATH or pass --package-json FILE.")
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let detail = errorText.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw LintError(.packageUnreadable, "`swift package dump-package` failed in \(root.path) with status "
-                + "\(process.terminationStatus) (\(detail)); fix Package.swift or pass --package-json FILE.")
+            throw LintError(
+                .packageUnreadable,
+                "`swift package dump-package` failed in \(root.path) with status "
+                    + "\(process.terminationStatus) (\(detail)); fix Package.swift or pass --package-json FILE.")
         }
         return try decode(data, source: "swift package dump-package")
     }

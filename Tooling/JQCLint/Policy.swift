@@ -179,8 +179,10 @@ extension Policy {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw LintError(.policyUnreadable, "The policy file \(url.path) cannot be read; "
-                + "create it or pass --policy FILE.")
+            throw LintError(
+                .policyUnreadable,
+                "The policy file \(url.path) cannot be read; "
+                    + "create it or pass --policy FILE.")
         }
         return try decode(data, source: url.path)
     }
@@ -285,8 +287,9 @@ extension Policy {
             .union([Policy.testsName])
         func checkNames(_ names: [String], _ location: String) throws {
             for name in names where !known.contains(name) {
-                throw invalid("names \"\(name)\" in \(location), which is neither a tier nor a module the policy "
-                    + "places; fix the spelling or place the module in a tier.")
+                throw invalid(
+                    "names \"\(name)\" in \(location), which is neither a tier nor a module the policy "
+                        + "places; fix the spelling or place the module in a tier.")
             }
         }
         var ids = Set(BuiltInRule.all)
@@ -327,23 +330,26 @@ extension Policy {
                 }
             case .stringLiteral:
                 guard let pattern = rule.pattern, (try? NSRegularExpression(pattern: pattern)) != nil else {
-                    throw invalid("has the string-literal rule \"\(rule.id)\" without a valid \"pattern\"; "
-                        + "give an ICU regular expression.")
+                    throw invalid(
+                        "has the string-literal rule \"\(rule.id)\" without a valid \"pattern\"; "
+                            + "give an ICU regular expression.")
                 }
             }
         }
         for (index, exception) in exceptions.enumerated() {
             let location = "exceptions[\(index)]"
             guard ids.contains(exception.rule), exception.rule != BuiltInRule.staleException else {
-                throw invalid("has an exception for the unknown rule \"\(exception.rule)\" at \(location); "
-                    + "use the id of a rule the policy or the linter defines.")
+                throw invalid(
+                    "has an exception for the unknown rule \"\(exception.rule)\" at \(location); "
+                        + "use the id of a rule the policy or the linter defines.")
             }
             guard !exception.because.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw invalid("has an exception without a reason at \(location); fill in \"because\".")
             }
             guard exception.path != nil || exception.module != nil else {
-                throw invalid("has an exception naming neither \"path\" nor \"module\" at \(location); "
-                    + "narrow it so it cannot silence the rule everywhere.")
+                throw invalid(
+                    "has an exception naming neither \"path\" nor \"module\" at \(location); "
+                        + "narrow it so it cannot silence the rule everywhere.")
             }
         }
     }

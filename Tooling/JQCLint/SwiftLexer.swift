@@ -83,8 +83,10 @@ public enum SwiftLexer {
         }
 
         mutating func emit(_ kind: Token.Kind, from start: Int, line startLine: Int, column startColumn: Int) {
-            tokens.append(Token(kind: kind, text: text(start, index), line: startLine, column: startColumn,
-                                endLine: line, content: ""))
+            tokens.append(
+                Token(
+                    kind: kind, text: text(start, index), line: startLine, column: startColumn,
+                    endLine: line, content: ""))
         }
 
         static func isIdentifierHead(_ byte: UInt8) -> Bool {
@@ -147,8 +149,10 @@ public enum SwiftLexer {
                     while let body = byte(at: index), body != 0x60, body != 0x0A { index += 1 }
                     let name = text(start + 1, index)
                     if byte(at: index) == 0x60 { index += 1 }
-                    tokens.append(Token(kind: .word, text: name, line: startLine, column: startColumn,
-                                        endLine: line, content: ""))
+                    tokens.append(
+                        Token(
+                            kind: .word, text: name, line: startLine, column: startColumn,
+                            endLine: line, content: ""))
                 case let head where Scanner.isIdentifierHead(head):
                     while let body = byte(at: index), Scanner.isIdentifierBody(body) { index += 1 }
                     emit(.word, from: start, line: startLine, column: startColumn)
@@ -229,8 +233,10 @@ public enum SwiftLexer {
             index += multiline ? 3 : 1
             let delimiter = text(start, index)
             let slot = tokens.count
-            tokens.append(Token(kind: .string, text: delimiter, line: startLine, column: startColumn,
-                                endLine: startLine, content: ""))
+            tokens.append(
+                Token(
+                    kind: .string, text: delimiter, line: startLine, column: startColumn,
+                    endLine: startLine, content: ""))
             var content: [UInt8] = []
             while index < bytes.count {
                 let current = bytes[index]

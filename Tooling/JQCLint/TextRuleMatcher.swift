@@ -71,7 +71,7 @@ public enum TextRuleMatcher {
             let content = token.content
             let range = NSRange(content.startIndex..., in: content)
             guard let found = expression.firstMatch(in: content, range: range),
-                  let matchRange = Range(found.range, in: content)
+                let matchRange = Range(found.range, in: content)
             else { continue }
             let words = content[matchRange].split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
             let excerpt = words.count > 60 ? String(words.prefix(59)) + "…" : words

@@ -8,7 +8,8 @@ public enum TierTable {
         for rule in policy.protected {
             for owner in rule.onlyFrom { owners[owner, default: []].append(rule.module) }
         }
-        let rules = Dictionary((policy.moduleRules ?? []).map { ($0.module, $0) }, uniquingKeysWith: { first, _ in first })
+        let rules = Dictionary(
+            (policy.moduleRules ?? []).map { ($0.module, $0) }, uniquingKeysWith: { first, _ in first })
         func mayImportText(_ names: [String]) -> String {
             var numbers: [Int] = []
             var others: [String] = []
@@ -39,14 +40,20 @@ public enum TierTable {
                 var notes: [String] = []
                 if let owned = owners[module] { notes.append("only home of " + list(owned)) }
                 if let rule = rules[module] {
-                    notes.append(rule.mayImportOnly.isEmpty ? "imports platform modules only"
-                                 : "imports only " + list(rule.mayImportOnly))
+                    notes.append(
+                        rule.mayImportOnly.isEmpty
+                            ? "imports platform modules only"
+                            : "imports only " + list(rule.mayImportOnly))
                 }
                 return notes.isEmpty ? module : "\(module) (\(notes.joined(separator: "; ")))"
             }
-            let targets = tier.ordered == true ? "in this order: " + modules.joined(separator: " → ")
+            let targets =
+                tier.ordered == true
+                ? "in this order: " + modules.joined(separator: " → ")
                 : modules.joined(separator: ", ")
-            var may = tier.mayImport.isEmpty ? "platform modules only"
+            var may =
+                tier.mayImport.isEmpty
+                ? "platform modules only"
                 : mayImportText(tier.mayImport)
             if tier.ordered == true { may += ", and modules earlier in the order" }
             if let summary = tier.summary { may += " — \(summary)" }
