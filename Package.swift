@@ -67,6 +67,8 @@ targets += [
                       path: "Apps/jqc-shell"),
     .executableTarget(name: "jqc-devserver", dependencies: ["JQCDevServer"], path: "Apps/jqc-devserver"),
     .executableTarget(name: "jqc-lint", dependencies: ["JQCLint"], path: "Apps/jqc-lint"),
+    // A helper process for the storage crash and two-process tests.
+    .executableTarget(name: "jqc-storage-probe", dependencies: ["JQCStorage"], path: "Tooling/jqc-storage-probe"),
 ]
 // Tests shared by every test target: temporary directories, fixture paths. Integration runs real HTTP.
 targets += [

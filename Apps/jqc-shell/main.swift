@@ -1,3 +1,19 @@
+// jqc-shell: the inspector's REPL over the whole engine (SHELL.md, SPEC.md §5).
 import Foundation
 
-FileHandle.standardError.write(Data("jqc-shell: not built yet (issue 5)\n".utf8))
+#if canImport(Glibc)
+import Glibc
+#endif
+
+signal(SIGPIPE, SIG_IGN)
+umask(0o077)  // every file the shell writes in the data directory is 0600, folders 0700
+
+let options: ShellOptions
+do {
+    options = try ShellOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    let message = "\(error)"
+    FileHandle.standardError.write(Data(((message.isEmpty ? "" : "jqc-shell: \(message)\n") + ShellOptions.usage + "\n").utf8))
+    exit(message.isEmpty ? 0 : 64)
+}
+exit(await ShellMain.run(options: options))

@@ -19,3 +19,7 @@ static inline int jqc_history_enter(History *h, HistEvent *ev, const char *line)
 static inline int jqc_history_load(History *h, HistEvent *ev, const char *path) { return history(h, ev, H_LOAD, path); }
 static inline int jqc_history_save(History *h, HistEvent *ev, const char *path) { return history(h, ev, H_SAVE, path); }
 static inline int jqc_history_setunique(History *h, HistEvent *ev, int on) { return history(h, ev, H_SETUNIQUE, on); }
+/// el_init on the process's standard streams (Swift 6 cannot read C's stdin/stdout globals safely).
+static inline EditLine *jqc_el_init(const char *program) { return el_init(program, stdin, stdout, stderr); }
+/// The shell's prompt, in static storage libedit can keep pointing at.
+static inline char *jqc_el_shell_prompt(EditLine *el) { (void)el; static char prompt[] = "jqc> "; return prompt; }

@@ -1,0 +1,62 @@
+import Foundation
+import JQCKit
+
+/// What a command handler works with: the options, the data directory, the output, and the engine
+/// (built on first use, so offline tools never start a server or touch the network).
+final class CommandContext: Sendable {
+    let options: ShellOptions
+    let dataDirectory: DataDirectory
+    let output: ShellOutput
+    let registry: CommandRegistry
+    /// Set when the interactive loop should end after this command.
+    let quitRequested = ManagedFlag()
+    private let engineHolder: EngineHolder
+
+    init(options: ShellOptions, dataDirectory: DataDirectory, output: ShellOutput, registry: CommandRegistry) {
+        self.options = options
+        self.dataDirectory = dataDirectory
+        self.output = output
+        self.registry = registry
+        self.engineHolder = EngineHolder(options: options, dataDirectory: dataDirectory, output: output)
+    }
+
+    /// The engine for this run: the server connection (starting the embedded dev server when that is the
+    /// identity), the store, the session. Built once, on the first command that needs it.
+    /// - Throws: ``ShellError/failed(_:)`` with a sentence when it cannot be built.
+    func engine() async throws -> ShellEngine {
+        try await engineHolder.engine()
+    }
+
+    /// The engine when it has been built already (for shutdown), else `nil`.
+    func builtEngine() async -> ShellEngine? { await engineHolder.current }
+}
+
+/// A thread-safe boolean.
+final class ManagedFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
+
+import Synchronization
+
+/// Builds the engine at most once.
+actor EngineHolder {
+    private let options: ShellOptions
+    private let dataDirectory: DataDirectory
+    private let output: ShellOutput
+    private(set) var current: ShellEngine?
+
+    init(options: ShellOptions, dataDirectory: DataDirectory, output: ShellOutput) {
+        self.options = options
+        self.dataDirectory = dataDirectory
+        self.output = output
+    }
+
+    func engine() async throws -> ShellEngine {
+        if let current { return current }
+        let engine = try await ShellEngine.start(options: options, dataDirectory: dataDirectory, output: output)
+        current = engine
+        return engine
+    }
+}

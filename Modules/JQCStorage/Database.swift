@@ -1,0 +1,240 @@
+import CSQLite
+import Foundation
+import JQCKit
+
+/// The statement-parameter list: values bound to `?` placeholders in order.
+public typealias StatementArguments = [any DatabaseValueConvertible]
+
+/// An open SQLite connection, handed to the closures of ``DatabaseQueue`` (`read`, `write`). It is not
+/// `Sendable`: use it only inside the closure it was given to.
+///
+/// Statements are prepared once and cached by SQL text; every use resets and clears the bindings
+/// afterwards, whatever happened. Use ``transaction(_:)`` for atomic groups (nesting becomes savepoints).
+public final class Database {
+    /// The raw handle.
+    let handle: OpaquePointer
+    /// The file path (`:memory:` for in-memory stores).
+    public let path: String
+    private var statementCache: [String: OpaquePointer] = [:]
+    private var savepointDepth = 0
+
+    init(path: String, configuration: DatabaseConfiguration) throws {
+        var connection: OpaquePointer?
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        flags |= configuration.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let result = sqlite3_open_v2(path, &connection, flags, nil)
+        guard result == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let connection { sqlite3_close_v2(connection) }
+            throw DatabaseError(resultCode: result, detail: "\(message) at \(path)")
+        }
+        handle = connection
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Int32(configuration.busyTimeout * 1000))
+        do {
+            // Touch the header first so a file that is not a database fails here, with a sentence.
+            _ = try scalar("SELECT count(*) FROM sqlite_master") as Int64?
+            if !configuration.readOnly {
+                let mode = try scalar("PRAGMA journal_mode = WAL") as String?
+                if mode?.lowercased() != "wal" && path != ":memory:" && !path.isEmpty {
+                    throw DatabaseError(kind: .other, detail: "could not switch \(path) to WAL (got \(mode ?? "nil"))")
+                }
+            }
+            try execute("PRAGMA foreign_keys = ON")
+            try execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Finalises every cached statement and closes the connection.
+    func close() {
+        for statement in statementCache.values { sqlite3_finalize(statement) }
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Statements
+
+    /// Runs one statement (or, with no arguments, several separated by `;`).
+    /// - Parameters:
+    ///   - sql: the statement text with `?` placeholders.
+    ///   - arguments: values for the placeholders, in order.
+    /// - Throws: ``DatabaseError``.
+    public func execute(_ sql: String, _ arguments: StatementArguments = []) throws {
+        if arguments.isEmpty && sql.contains(";") {
+            var message: UnsafeMutablePointer<CChar>?
+            let result = sqlite3_exec(handle, sql, nil, nil, &message)
+            if result != SQLITE_OK {
+                let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+                sqlite3_free(message)
+                throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: text, sql: sql)
+            }
+            return
+        }
+        try withStatement(sql, arguments) { statement in
+            while try step(statement, sql: sql) {}
+        }
+    }
+
+    /// Every row the query returns.
+    /// - Throws: ``DatabaseError``.
+    public func fetchAll(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
+        try withStatement(sql, arguments) { statement in
+            let columns = columnNames(statement)
+            var rows: [Row] = []
+            while try step(statement, sql: sql) {
+                rows.append(Row(columns: columns, values: (0..<Int32(columns.count)).map { value(statement, $0) }))
+            }
+            return rows
+        }
+    }
+
+    /// The first row the query returns, or `nil` when it returns none.
+    /// - Throws: ``DatabaseError``.
+    public func fetchOne(_ sql: String, _ arguments: StatementArguments = []) throws -> Row? {
+        try withStatement(sql, arguments) { statement in
+            guard try step(statement, sql: sql) else { return nil }
+            let columns = columnNames(statement)
+            return Row(columns: columns, values: (0..<Int32(columns.count)).map { value(statement, $0) })
+        }
+    }
+
+    /// The first column of the first row, converted to `T`; `nil` when there is no row or the value is null.
+    /// - Throws: ``DatabaseError``.
+    public func scalar<T: DatabaseValueConvertible>(_ sql: String, _ arguments: StatementArguments = []) throws -> T? {
+        try withStatement(sql, arguments) { statement in
+            guard try step(statement, sql: sql) else { return nil }
+            return T.fromDatabaseValue(value(statement, 0))
+        }
+    }
+
+    /// The rowid of the last successful `INSERT` on this connection.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last `INSERT`, `UPDATE` or `DELETE`.
+    public var changesCount: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether a transaction is open on this connection.
+    public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    private func withStatement<T>(_ sql: String, _ arguments: StatementArguments, _ body: (OpaquePointer) throws -> T) throws -> T {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        let expected = Int(sqlite3_bind_parameter_count(statement))
+        guard expected == arguments.count else {
+            throw DatabaseError(kind: .misuse, detail: "the statement expects \(expected) arguments, got \(arguments.count): \(sql)")
+        }
+        for (index, argument) in arguments.enumerated() {
+            try bind(argument.databaseValue, at: Int32(index + 1), statement, sql: sql)
+        }
+        return try body(statement)
+    }
+
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let statement = statementCache[sql] { return statement }
+        var statement: OpaquePointer?
+        let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard result == SQLITE_OK, let statement else {
+            throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+        statementCache[sql] = statement
+        return statement
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private func bind(_ value: DatabaseValue, at index: Int32, _ statement: OpaquePointer, sql: String) throws {
+        let result: Int32
+        switch value {
+        case .null: result = sqlite3_bind_null(statement, index)
+        case .integer(let int): result = sqlite3_bind_int64(statement, index, int)
+        case .real(let double): result = sqlite3_bind_double(statement, index, double)
+        case .text(let text): result = sqlite3_bind_text(statement, index, text, -1, Database.transient)
+        case .blob(let data):
+            result = data.withUnsafeBytes { buffer in
+                sqlite3_bind_blob64(statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(buffer.count), Database.transient)
+            }
+        }
+        guard result == SQLITE_OK else {
+            throw DatabaseError(resultCode: result, detail: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+    }
+
+    private func step(_ statement: OpaquePointer, sql: String) throws -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+    }
+
+    private func columnNames(_ statement: OpaquePointer) -> [String] {
+        (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
+    }
+
+    private func value(_ statement: OpaquePointer, _ index: Int32) -> DatabaseValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default: return .null
+        }
+    }
+
+    // MARK: Transactions
+
+    /// How a top-level transaction begins.
+    public enum TransactionKind: String, Sendable {
+        /// Takes the write lock at once (waiting up to the busy timeout): use for anything that writes.
+        case immediate = "IMMEDIATE"
+        /// Takes locks as statements need them: use for reads.
+        case deferred = "DEFERRED"
+    }
+
+    /// Runs `body` atomically: commits when it returns, rolls back when it throws. Inside another
+    /// transaction it becomes a savepoint, so an inner failure undoes only the inner work (when the
+    /// outer body catches it).
+    /// - Parameters:
+    ///   - kind: how a top-level transaction begins (ignored for savepoints).
+    ///   - body: the work; its result is returned.
+    /// - Throws: what `body` throws (after rolling back), or ``DatabaseError``.
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: (Database) throws -> T) throws -> T {
+        let nested = isInsideTransaction
+        let savepoint = "jqc_sp_\(savepointDepth)"
+        if nested {
+            try execute("SAVEPOINT \(savepoint)")
+        } else {
+            try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        }
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        do {
+            let result = try body(self)
+            if nested {
+                try execute("RELEASE SAVEPOINT \(savepoint)")
+            } else {
+                try execute("COMMIT TRANSACTION")
+            }
+            return result
+        } catch {
+            if nested {
+                try? execute("ROLLBACK TRANSACTION TO SAVEPOINT \(savepoint)")
+                try? execute("RELEASE SAVEPOINT \(savepoint)")
+            } else if isInsideTransaction {
+                try? execute("ROLLBACK TRANSACTION")
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import CSQLite
+import Foundation
+
+/// A failure of the local store, with SQLite's primary and extended result codes and a sentence a
+/// person can act on (issue 2, "Bad input": disk full, read-only, corrupt file, busy).
+public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What kind of failure this is, derived from SQLite's primary result code (or the storage layer's own).
+    public enum Kind: String, Sendable {
+        /// `SQLITE_FULL`: the disk (or the store's page limit) is full.
+        case diskFull = "disk_full"
+        /// `SQLITE_READONLY` / `SQLITE_PERM` / `SQLITE_CANTOPEN` on write: the file or folder cannot be written.
+        case readOnly = "read_only"
+        /// `SQLITE_CORRUPT` / `SQLITE_NOTADB`: the file is not a healthy SQLite database.
+        case corrupt
+        /// `SQLITE_BUSY` / `SQLITE_LOCKED`: another process held the store for longer than the busy timeout.
+        case busy
+        /// `SQLITE_CANTOPEN`: the file or its folder cannot be opened.
+        case cannotOpen = "cannot_open"
+        /// `SQLITE_CONSTRAINT`: a unique, foreign-key, not-null or check constraint refused the change.
+        case constraint
+        /// The store was written by a newer build (it has migrations this build does not know).
+        case newerSchema = "newer_schema"
+        /// A migration failed; the store was left as it was before any migration of this run.
+        case migrationFailed = "migration_failed"
+        /// Misuse of the API (e.g. a write inside `read`).
+        case misuse
+        /// Any other SQLite error.
+        case other
+    }
+
+    /// The failure's kind.
+    public let kind: Kind
+    /// SQLite's primary result code (`resultCode & 0xff`), or 0 for the storage layer's own errors.
+    public let resultCode: Int32
+    /// SQLite's extended result code, or 0.
+    public let extendedResultCode: Int32
+    /// SQLite's own message (`sqlite3_errmsg`) or the storage layer's detail.
+    public let detail: String
+    /// The statement that failed, when there was one.
+    public let sql: String?
+
+    /// An error for a SQLite result code.
+    public init(resultCode: Int32, extendedResultCode: Int32? = nil, detail: String, sql: String? = nil) {
+        self.resultCode = resultCode & 0xff
+        self.extendedResultCode = extendedResultCode ?? resultCode
+        self.detail = detail
+        self.sql = sql
+        switch resultCode & 0xff {
+        case SQLITE_FULL: kind = .diskFull
+        case SQLITE_READONLY, SQLITE_PERM: kind = .readOnly
+        case SQLITE_CORRUPT, SQLITE_NOTADB: kind = .corrupt
+        case SQLITE_BUSY, SQLITE_LOCKED: kind = .busy
+        case SQLITE_CANTOPEN: kind = .cannotOpen
+        case SQLITE_CONSTRAINT: kind = .constraint
+        case SQLITE_MISUSE: kind = .misuse
+        default: kind = .other
+        }
+    }
+
+    /// An error of the storage layer itself (no SQLite code).
+    public init(kind: Kind, detail: String) {
+        self.kind = kind
+        self.resultCode = 0
+        self.extendedResultCode = 0
+        self.detail = detail
+        self.sql = nil
+    }
+
+    /// A stable code for scripts and logs (`storage.disk_full`, …).
+    public var code: String { "storage.\(kind.rawValue)" }
+
+    /// What went wrong and what to do, as a sentence. Nothing was changed by the failed operation.
+    public var description: String {
+        switch kind {
+        case .diskFull:
+            return "The local store could not be saved because the disk is full; nothing was changed. "
+                + "Free some space and try again."
+        case .readOnly:
+            return "The local store is read-only (\(detail)); nothing was changed. "
+                + "Check the permissions of the data directory."
+        case .corrupt:
+            return "The local store file is damaged or is not a jqc database (\(detail)). "
+                + "Move it aside and start again, or restore it from a backup; unsynced work in it cannot be read."
+        case .busy:
+            return "The local store is busy: another jqc process is writing to it (\(detail)). "
+                + "Wait for it to finish and try again."
+        case .cannotOpen:
+            return "The local store could not be opened (\(detail)). Check that the data directory exists and is writable."
+        case .constraint:
+            return "The change was refused by the local store (\(detail)); nothing was changed."
+        case .newerSchema, .migrationFailed:
+            return detail
+        case .misuse, .other:
+            return "The local store failed: \(detail) (SQLite code \(extendedResultCode))."
+        }
+    }
+}

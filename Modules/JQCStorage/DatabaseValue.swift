@@ -1,0 +1,199 @@
+import Foundation
+import JQCKit
+
+/// One SQLite value, as stored: the five storage classes.
+public enum DatabaseValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
+
+/// A Swift type that can be bound to a statement parameter and read back from a column.
+///
+/// Conversions: `Int`, `Int64` ↔ integer; `Double` ↔ real; `String` ↔ text; `Data` ↔ blob;
+/// `Bool` ↔ integer 0/1; `Date` ↔ UTC text `yyyy-MM-dd HH:mm:ss.SSS` (one fixed format, so it sorts);
+/// `JSONValue` ↔ JSON text (lossless, sorted keys); `Optional` ↔ null.
+public protocol DatabaseValueConvertible: Sendable {
+    /// The value to bind.
+    var databaseValue: DatabaseValue { get }
+    /// Reads the type from a stored value.
+    /// - Returns: `nil` when the stored value is null or of a class that does not convert.
+    static func fromDatabaseValue(_ value: DatabaseValue) -> Self?
+}
+
+extension DatabaseValue: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { self }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> DatabaseValue? { value }
+}
+
+extension Int64: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .integer(self) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
+        switch value {
+        case .integer(let int): int
+        case .real(let double): Int64(exactly: double)
+        case .text(let text): Int64(text)
+        default: nil
+        }
+    }
+}
+
+extension Int: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
+        Int64.fromDatabaseValue(value).flatMap { Int(exactly: $0) }
+    }
+}
+
+extension Double: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .real(self) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
+        switch value {
+        case .integer(let int): Double(int)
+        case .real(let double): double
+        case .text(let text): Double(text)
+        default: nil
+        }
+    }
+}
+
+extension String: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .text(self) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
+        switch value {
+        case .text(let text): text
+        case .integer(let int): String(int)
+        case .real(let double): String(double)
+        case .blob(let data): String(data: data, encoding: .utf8)
+        case .null: nil
+        }
+    }
+}
+
+extension Data: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .blob(self) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
+        switch value {
+        case .blob(let data): data
+        case .text(let text): Data(text.utf8)
+        default: nil
+        }
+    }
+}
+
+extension Bool: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
+        Int64.fromDatabaseValue(value).map { $0 != 0 }
+    }
+}
+
+extension Date: DatabaseValueConvertible {
+    /// UTC `yyyy-MM-dd HH:mm:ss.SSS`: fixed width, so text order is time order.
+    public var databaseValue: DatabaseValue { .text(DatabaseDateFormat.string(self)) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Date? {
+        guard case .text(let text) = value else { return nil }
+        return DatabaseDateFormat.date(text)
+    }
+}
+
+extension JSONValue: DatabaseValueConvertible {
+    /// JSON text with sorted keys (lossless: `4.0` stays `4.0`).
+    public var databaseValue: DatabaseValue { .text(jsonString()) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> JSONValue? {
+        guard case .text(let text) = value else { return nil }
+        return try? JSONValue.parse(text)
+    }
+}
+
+extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Wrapped?? {
+        if case .null = value { return .some(nil) }
+        return Wrapped.fromDatabaseValue(value).map { .some($0) }
+    }
+}
+
+/// The one stored date format (UTC, millisecond precision, sortable as text).
+enum DatabaseDateFormat {
+    static func string(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let seconds = milliseconds.floorDivided(by: 1000)
+        let fraction = milliseconds - seconds * 1000
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2)) "
+            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(Int(fraction), 3))"
+    }
+
+    static func date(_ text: String) -> Date? {
+        let scalars = Array(text.utf8)
+        guard scalars.count == 23 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let digit = Int(scalars[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              let millisecond = number(20..<23)
+        else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        let seconds = timegm(&parts)
+        return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(millisecond) / 1000)
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
+
+/// One result row: column name → value, in the statement's column order.
+public struct Row: Sendable, Hashable {
+    /// Column names, in order.
+    public let columns: [String]
+    /// Values, in column order.
+    public let values: [DatabaseValue]
+
+    /// A row from parallel arrays.
+    public init(columns: [String], values: [DatabaseValue]) {
+        self.columns = columns
+        self.values = values
+    }
+
+    /// The raw value of `column`, or `nil` when the row has no such column.
+    public func databaseValue(_ column: String) -> DatabaseValue? {
+        columns.firstIndex(of: column).map { values[$0] }
+    }
+
+    /// The value of `column` converted to `T`.
+    /// - Returns: `nil` when the column is missing, null, or does not convert.
+    public subscript<T: DatabaseValueConvertible>(_ column: String) -> T? {
+        databaseValue(column).flatMap(T.fromDatabaseValue)
+    }
+
+    /// The value at `index` converted to `T`, or `nil`.
+    public subscript<T: DatabaseValueConvertible>(_ index: Int) -> T? {
+        index < values.count ? T.fromDatabaseValue(values[index]) : nil
+    }
+}

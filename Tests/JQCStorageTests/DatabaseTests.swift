@@ -1,0 +1,248 @@
+import Foundation
+import JQCKit
+import JQCTestSupport
+import Testing
+@testable import JQCStorage
+
+private func openStore(_ directory: TemporaryDirectory, _ configuration: DatabaseConfiguration = .init()) throws -> DatabaseQueue {
+    let store = try DatabaseQueue(path: directory.path("store.sqlite").path, configuration: configuration)
+    try store.write { db in
+        try db.execute("CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data TEXT)")
+    }
+    return store
+}
+
+@Suite("Database basics")
+struct DatabaseBasicsTests {
+    @Test("a new store uses WAL, foreign keys and synchronous FULL")
+    func pragmas() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        let (mode, foreignKeys, synchronous): (String?, Int64?, Int64?) = try store.writeWithoutTransaction { db in
+            (try db.scalar("PRAGMA journal_mode"), try db.scalar("PRAGMA foreign_keys"), try db.scalar("PRAGMA synchronous"))
+        }
+        #expect(mode == "wal")
+        #expect(foreignKeys == 1)
+        #expect(synchronous == 2)  // FULL
+        let normal = try DatabaseQueue(path: directory.path("n.sqlite").path, configuration: .init(synchronous: .normal))
+        #expect(try normal.writeWithoutTransaction { try $0.scalar("PRAGMA synchronous") as Int64? } == 1)
+    }
+
+    @Test("values of every type round-trip through a row")
+    func typedRoundTrip() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        let date = Date(timeIntervalSince1970: 1_784_035_800.123)
+        let json: JSONValue = ["5": 4.0, "tags": ["a", "b"], "n": 9_007_199_254_740_993]
+        let row = try store.write { db -> Row in
+            try db.execute("CREATE TABLE typed (i INTEGER, r REAL, t TEXT, b BLOB, f INTEGER, d TEXT, j TEXT, n TEXT)")
+            try db.execute("INSERT INTO typed VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           [Int64.max, 0.1, "é😀", Data([0, 1, 255]), true, date, json, String?.none])
+            return try db.fetchOne("SELECT * FROM typed")!
+        }
+        #expect(row["i"] as Int64? == .max)
+        #expect(row["r"] as Double? == 0.1)
+        #expect(row["t"] as String? == "é😀")
+        #expect(row["b"] as Data? == Data([0, 1, 255]))
+        #expect(row["f"] as Bool? == true)
+        #expect(row["d"] as String? == "2026-07-14 13:30:00.123")
+        #expect((row["d"] as Date?)?.timeIntervalSince1970 == 1_784_035_800.123)
+        #expect(row["j"] as JSONValue? == json)
+        #expect(row["n"] as String? == nil)
+        #expect(row.databaseValue("n") == .null)
+    }
+
+    @Test("stored dates sort as text in time order")
+    func datesSort() {
+        let early = Date(timeIntervalSince1970: 999_999_999.5).databaseValue
+        let late = Date(timeIntervalSince1970: 1_000_000_000).databaseValue
+        guard case .text(let a) = early, case .text(let b) = late else { Issue.record("not text"); return }
+        #expect(a < b)
+        #expect(a == "2001-09-09 01:46:39.500")
+    }
+
+    @Test("a wrong argument count is refused before running")
+    func argumentCount() throws {
+        let store = try openStore(TemporaryDirectory())
+        #expect { try store.write { try $0.execute("INSERT INTO items (name) VALUES (?)", []) } } throws: { error in
+            (error as? DatabaseError)?.kind == .misuse
+        }
+    }
+}
+
+@Suite("Transactions")
+struct TransactionTests {
+    struct Boom: Error {}
+
+    @Test("a throwing write rolls everything back")
+    func rollbackOnThrow() throws {
+        let store = try openStore(TemporaryDirectory())
+        #expect(throws: Boom.self) {
+            try store.write { db in
+                try db.execute("INSERT INTO items (name) VALUES ('a')")
+                try db.execute("INSERT INTO items (name) VALUES ('b')")
+                throw Boom()
+            }
+        }
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM items") as Int64? } == 0)
+    }
+
+    @Test("a nested transaction is a savepoint: an inner failure undoes only the inner work")
+    func nestedSavepoints() throws {
+        let store = try openStore(TemporaryDirectory())
+        try store.write { db in
+            try db.execute("INSERT INTO items (name) VALUES ('outer')")
+            do {
+                try db.transaction { inner in
+                    try inner.execute("INSERT INTO items (name) VALUES ('inner')")
+                    try inner.transaction { innermost in
+                        try innermost.execute("INSERT INTO items (name) VALUES ('innermost')")
+                    }
+                    throw Boom()
+                }
+            } catch is Boom {}
+            try db.transaction { inner in try inner.execute("INSERT INTO items (name) VALUES ('kept')") }
+        }
+        let names = try store.read { db in try db.fetchAll("SELECT name FROM items ORDER BY id").compactMap { $0["name"] as String? } }
+        #expect(names == ["outer", "kept"])
+    }
+
+    @Test("a constraint failure is a sentence and leaves no partial rows")
+    func constraint() throws {
+        let store = try openStore(TemporaryDirectory())
+        try store.write { try $0.execute("INSERT INTO items (name) VALUES ('a')") }
+        #expect {
+            try store.write { db in
+                try db.execute("INSERT INTO items (name) VALUES ('b')")
+                try db.execute("INSERT INTO items (name) VALUES ('a')")
+            }
+        } throws: { error in
+            let error = error as! DatabaseError
+            return error.kind == .constraint && error.resultCode == 19 && error.extendedResultCode == 2067
+                && error.description.hasPrefix("The change was refused by the local store")
+        }
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM items") as Int64? } == 1)
+    }
+}
+
+@Suite("Bad input and failures")
+struct StorageFailureTests {
+    @Test("disk full gives a sentence and no partial rows")
+    func diskFull() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        let pages: Int64 = try store.writeWithoutTransaction { db in try db.scalar("PRAGMA page_count") ?? 0 }
+        try store.writeWithoutTransaction { db in try db.execute("PRAGMA max_page_count = \(pages + 3)") }
+        let big = String(repeating: "x", count: 4096)
+        #expect {
+            try store.write { db in
+                for index in 0..<50 { try db.execute("INSERT INTO items (name, data) VALUES (?, ?)", ["n\(index)", big]) }
+            }
+        } throws: { error in
+            let error = error as! DatabaseError
+            return error.kind == .diskFull && error.resultCode == 13 && error.code == "storage.disk_full"
+                && error.description.contains("the disk is full; nothing was changed")
+        }
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM items") as Int64? } == 0)
+    }
+
+    @Test("a file that is not a database is refused with a sentence and left untouched")
+    func corruptFile() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.path("store.sqlite")
+        let garbage = Data(repeating: 0x5A, count: 8192)
+        try garbage.write(to: file)
+        #expect { _ = try DatabaseQueue(path: file.path) } throws: { error in
+            let error = error as! DatabaseError
+            return error.kind == .corrupt && error.description.hasPrefix("The local store file is damaged")
+        }
+        #expect(try Data(contentsOf: file) == garbage)
+    }
+
+    @Test("a read-only store refuses writes with a sentence")
+    func readOnly() throws {
+        let directory = TemporaryDirectory()
+        _ = try openStore(directory)
+        let readOnly = try DatabaseQueue(path: directory.path("store.sqlite").path, configuration: .init(readOnly: true))
+        #expect { try readOnly.write { try $0.execute("INSERT INTO items (name) VALUES ('x')") } } throws: { error in
+            let error = error as! DatabaseError
+            return error.kind == .readOnly && error.description.contains("Check the permissions of the data directory")
+        }
+    }
+
+    @Test("a missing folder cannot be opened, with a sentence")
+    func missingFolder() {
+        #expect { _ = try DatabaseQueue(path: "/nonexistent-\(UUID())/store.sqlite") } throws: { error in
+            let error = error as! DatabaseError
+            return error.kind == .cannotOpen && error.description.hasPrefix("The local store could not be opened")
+        }
+    }
+}
+
+@Suite("Migrations")
+struct MigrationTests {
+    private func migrator(_ steps: Int) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(namespace: "inspections", "1-create") { db in
+            try db.execute("CREATE TABLE inspections (id INTEGER PRIMARY KEY, local_id TEXT NOT NULL)")
+        }
+        if steps > 1 {
+            migrator.registerMigration(namespace: "inspections", "2-follow-up-flag") { db in
+                try db.execute("ALTER TABLE inspections ADD COLUMN follow_up_required INTEGER NOT NULL DEFAULT 0")
+            }
+        }
+        if steps > 2 {
+            migrator.registerMigration(namespace: "issues", "1-create") { db in
+                try db.execute("CREATE TABLE issues (id INTEGER PRIMARY KEY)")
+            }
+        }
+        return migrator
+    }
+
+    @Test("migrations apply once, in order, and an older store gains new columns with defaults")
+    func applyInOrder() throws {
+        let directory = TemporaryDirectory()
+        let store = try DatabaseQueue(path: directory.path("s.sqlite").path)
+        #expect(try migrator(1).migrate(store) == ["inspections/1-create"])
+        try store.write { try $0.execute("INSERT INTO inspections (local_id) VALUES ('A')") }
+        #expect(try migrator(3).migrate(store) == ["inspections/2-follow-up-flag", "issues/1-create"])
+        #expect(try migrator(3).migrate(store) == [])
+        #expect(try store.read { try $0.scalar("SELECT follow_up_required FROM inspections") as Int64? } == 0)
+    }
+
+    @Test("a store written by a newer build is refused with a sentence and left as it was")
+    func newerStoreRefused() throws {
+        let directory = TemporaryDirectory()
+        let store = try DatabaseQueue(path: directory.path("s.sqlite").path)
+        try migrator(3).migrate(store)
+        #expect { try migrator(1).migrate(store) } throws: { error in
+            let error = error as! DatabaseError
+            return error.kind == .newerSchema
+                && error.description.hasPrefix("This data directory was written by a newer version of jqc")
+                && error.description.contains("'inspections/2-follow-up-flag', 'issues/1-create'")
+        }
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM jqc_migrations") as Int64? } == 3)
+    }
+
+    @Test("a migration that fails half-way leaves the store exactly as it was")
+    func failedMigrationRollsBack() throws {
+        let directory = TemporaryDirectory()
+        let store = try DatabaseQueue(path: directory.path("s.sqlite").path)
+        try migrator(1).migrate(store)
+        var broken = migrator(2)
+        broken.registerMigration(namespace: "issues", "1-broken") { db in
+            try db.execute("CREATE TABLE issues (id INTEGER PRIMARY KEY)")
+            try db.execute("ALTER TABLE no_such_table ADD COLUMN x INTEGER")
+        }
+        #expect { try broken.migrate(store) } throws: { error in
+            let error = error as! DatabaseError
+            return error.kind == .migrationFailed && error.description.hasPrefix("Updating the local store failed at 'issues/1-broken'")
+        }
+        let tables = try store.read { db in
+            try db.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0["name"] as String? }
+        }
+        #expect(tables == ["inspections", "jqc_migrations"])
+        let columns = try store.read { db in try db.fetchAll("PRAGMA table_info(inspections)").compactMap { $0["name"] as String? } }
+        #expect(columns == ["id", "local_id"])
+    }
+}
