@@ -68,7 +68,8 @@ struct WholeRunTests {
     func undeclaredImportInRun() throws {
         var sources = MiniPackage.sources
         sources["Sources/Side/Side.swift"] = "import Base\nimport Upper\nimport CLib\n"
-        sources["Tests/UpperTests/UpperTests.swift"] = "import Testing\n@testable import Upper\nimport Base\n"
+        sources["Tests/UpperTests/UpperTests.swift"] =
+            "import Testing\n@testable import Upper\nimport Base\nimport Side\n"
         var targets = MiniPackage.targets
         targets[3].dependencies = ["Base"]
         let mini = try MiniPackage(
@@ -79,7 +80,7 @@ struct WholeRunTests {
         #expect(
             result == [
                 "layering@Sources/Side/Side.swift:2:8", "clib-door@Sources/Side/Side.swift:3:8",
-                "undeclared-dependency@Tests/UpperTests/UpperTests.swift:3:8",
+                "undeclared-dependency@Tests/UpperTests/UpperTests.swift:4:8",
             ])
     }
 }

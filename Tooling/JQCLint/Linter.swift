@@ -121,6 +121,12 @@ public struct Linter: Sendable {
         let protectedRules: [String: (rule: Policy.ProtectedModule, importers: Set<String>)]
         let forbiddenRules: [(rule: Policy.ForbiddenImport, importers: Set<String>, modules: Set<String>)]
         let moduleRules: [String: Policy.ModuleRule]
+        /// Every target's dependencies, direct and transitive.
+        let closures: [String: Set<String>]
+        /// The compiled pattern of each string-literal rule, by rule id.
+        let expressions: [String: NSRegularExpression]
+        /// The texts the token rules start with.
+        let firstTokens: Set<String>
 
         init(policy: Policy, package: PackageModel) {
             self.policy = policy
@@ -156,7 +162,30 @@ public struct Linter: Sendable {
                 }
             }
             self.allowed = allowed
+            var closures: [String: Set<String>] = [:]
+            for target in package.targets {
+                var seen = Set<String>()
+                var pending = target.dependencies
+                while let next = pending.popLast() {
+                    guard seen.insert(next).inserted else { continue }
+                    pending += targets[next]?.dependencies ?? []
+                }
+                closures[target.name] = seen
+            }
+            self.closures = closures
+            var expressions: [String: NSRegularExpression] = [:]
+            for rule in policy.textRules {
+                if let pattern = rule.pattern, let expression = try? NSRegularExpression(pattern: pattern) {
+                    expressions[rule.id] = expression
+                }
+            }
+            self.expressions = expressions
+            firstTokens = Set(policy.textRules.compactMap { $0.tokens?.first })
         }
+
+        /// The targets a target may import by its declarations: its dependencies and theirs, as SwiftPM's
+        /// `--explicit-target-dependency-import-check` counts them.
+        func reachable(from target: String) -> Set<String> { closures[target] ?? [] }
 
         /// Whether a target's own dependencies and files are checked (C and system targets are not).
         func isChecked(_ target: PackageModel.Target) -> Bool {
@@ -312,18 +341,20 @@ public struct Linter: Sendable {
                 findings.append(finding(broken.rule, broken.message, broken.note, broken.hint))
                 continue
             }
-            if isTarget && !target.dependencies.contains(module) {
+            if isTarget && !context.reachable(from: target.name).contains(module) {
                 findings.append(
                     finding(
                         BuiltInRule.undeclaredDependency,
-                        "\(target.name) imports \(module), which its target in Package.swift does not declare.",
-                        "An import that works only through another target's dependencies breaks when those change "
-                            + "(and fails --explicit-target-dependency-import-check).",
+                        "\(target.name) imports \(module), which neither its target in Package.swift nor any of its "
+                            + "dependencies declares.",
+                        "Such an import builds only by accident of the build order, and fails "
+                            + "--explicit-target-dependency-import-check.",
                         "Add \"\(module)\" to \(target.name)'s dependencies in Package.swift, if the policy allows it.")
                 )
             }
         }
         let fileName = (path as NSString).lastPathComponent
+        let prepared = TextRuleMatcher.PreparedFile(tokens: tokens, firstTokens: context.firstTokens)
         for rule in policy.textRules {
             if let scope = rule.in, !matches(scope, path: path, fileName: fileName, target: target, context: context) {
                 continue
@@ -332,7 +363,7 @@ public struct Linter: Sendable {
             {
                 continue
             }
-            for spot in TextRuleMatcher.matches(of: rule, in: tokens) {
+            for spot in TextRuleMatcher.matches(of: rule, expression: context.expressions[rule.id], in: prepared) {
                 findings.append(
                     Finding(
                         path: path, line: spot.line, column: spot.column, rule: rule.id,

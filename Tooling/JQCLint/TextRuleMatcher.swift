@@ -1,6 +1,6 @@
 import Foundation
 
-/// Applies one text rule of the policy to a file's tokens.
+/// Applies the text rules of the policy to a file's tokens.
 public enum TextRuleMatcher {
     /// Where a text rule matched.
     public struct Match: Sendable, Equatable {
@@ -12,62 +12,109 @@ public enum TextRuleMatcher {
         public var excerpt: String?
     }
 
-    /// The places a rule matches in a file.
+    /// A file's tokens sorted out once for every rule: code, comments, strings, and where each
+    /// interesting token text occurs.
+    public struct PreparedFile {
+        let code: [Token]
+        let comments: [Token]
+        let strings: [Token]
+        let positions: [String: [Int]]
+
+        /// Sorts out a file's tokens.
+        /// - Parameters:
+        ///   - tokens: the file's tokens from ``SwiftLexer/tokenize(_:)``.
+        ///   - firstTokens: the texts token rules start with; only their positions are indexed.
+        public init(tokens: [Token], firstTokens: Set<String>) {
+            var code: [Token] = []
+            var comments: [Token] = []
+            var strings: [Token] = []
+            var positions: [String: [Int]] = [:]
+            code.reserveCapacity(tokens.count)
+            for token in tokens {
+                switch token.kind {
+                case .lineComment, .blockComment:
+                    comments.append(token)
+                case .string:
+                    strings.append(token)
+                    code.append(token)
+                default:
+                    if token.kind != .regex && firstTokens.contains(token.text) {
+                        positions[token.text, default: []].append(code.count)
+                    }
+                    code.append(token)
+                }
+            }
+            self.code = code
+            self.comments = comments
+            self.strings = strings
+            self.positions = positions
+        }
+    }
+
+    /// The places a rule matches in a file (compiles a string-literal rule's pattern on each call).
     /// - Parameters:
     ///   - rule: a validated text rule.
     ///   - tokens: the file's tokens from ``SwiftLexer/tokenize(_:)``.
     /// - Returns: the matches in source order.
     public static func matches(of rule: Policy.TextRule, in tokens: [Token]) -> [Match] {
+        let file = PreparedFile(tokens: tokens, firstTokens: Set(rule.tokens?.prefix(1) ?? []))
+        let expression = rule.pattern.flatMap { try? NSRegularExpression(pattern: $0) }
+        return matches(of: rule, expression: expression, in: file)
+    }
+
+    /// The places a rule matches in a prepared file.
+    /// - Parameters:
+    ///   - rule: a validated text rule.
+    ///   - expression: the compiled pattern of a string-literal rule (nil for token rules).
+    ///   - file: the file, prepared with this rule's first token among `firstTokens`.
+    /// - Returns: the matches in source order.
+    public static func matches(of rule: Policy.TextRule, expression: NSRegularExpression?, in file: PreparedFile)
+        -> [Match]
+    {
         switch rule.check {
-        case .tokens: tokenMatches(of: rule, in: tokens)
-        case .stringLiteral: stringMatches(of: rule, in: tokens)
+        case .tokens: tokenMatches(of: rule, in: file)
+        case .stringLiteral: expression.map { stringMatches(of: $0, in: file) } ?? []
         }
     }
 
-    private static func tokenMatches(of rule: Policy.TextRule, in tokens: [Token]) -> [Match] {
-        let wanted = rule.tokens ?? []
-        guard !wanted.isEmpty else { return [] }
-        let code = tokens.filter { !$0.isComment }
-        let comments = tokens.filter(\.isComment)
-        let notAfter = Set(rule.notAfter ?? [])
+    private static func tokenMatches(of rule: Policy.TextRule, in file: PreparedFile) -> [Match] {
+        guard let wanted = rule.tokens, let first = wanted.first, let starts = file.positions[first] else {
+            return []
+        }
+        let code = file.code
+        let notAfter = rule.notAfter ?? []
         var result: [Match] = []
-        var index = 0
-        while index + wanted.count <= code.count {
+        var covered = -1
+        for start in starts where start > covered && start + wanted.count <= code.count {
             var matched = true
-            for offset in 0..<wanted.count {
-                let token = code[index + offset]
+            for offset in 1..<wanted.count {
+                let token = code[start + offset]
                 if token.kind == .string || token.kind == .regex || token.text != wanted[offset] {
                     matched = false
                     break
                 }
             }
-            if matched && index > 0 && notAfter.contains(code[index - 1].text) && code[index - 1].kind != .string {
+            if matched && start > 0 && code[start - 1].kind != .string && notAfter.contains(code[start - 1].text) {
                 matched = false
             }
-            let first = code[index]
+            let line = code[start].line
             if matched, let marker = rule.unlessCommentContains {
-                let line = first.line
-                let excused = comments.contains { comment in
-                    comment.text.contains(marker) && comment.line <= line && comment.endLine >= line - 1
+                let excused = file.comments.contains { comment in
+                    comment.line <= line && comment.endLine >= line - 1 && comment.text.contains(marker)
                 }
                 if excused { matched = false }
             }
             if matched {
-                result.append(Match(line: first.line, column: first.column, excerpt: nil))
-                index += wanted.count
-            } else {
-                index += 1
+                result.append(Match(line: line, column: code[start].column, excerpt: nil))
+                covered = start + wanted.count - 1
             }
         }
         return result
     }
 
-    private static func stringMatches(of rule: Policy.TextRule, in tokens: [Token]) -> [Match] {
-        guard let pattern = rule.pattern, let expression = try? NSRegularExpression(pattern: pattern) else {
-            return []
-        }
+    private static func stringMatches(of expression: NSRegularExpression, in file: PreparedFile) -> [Match] {
         var result: [Match] = []
-        for token in tokens where token.kind == .string {
+        for token in file.strings {
             let content = token.content
             let range = NSRange(content.startIndex..., in: content)
             guard let found = expression.firstMatch(in: content, range: range),
