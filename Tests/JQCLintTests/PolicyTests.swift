@@ -131,3 +131,20 @@ struct PolicyTests {
                     "The policy file p.json has policyVersion 2; this jqc-lint understands version 1 only."))
     }
 }
+
+@Suite("A misspelt key cannot silently widen a rule")
+struct PolicyKeyTests {
+    @Test("an unknown key inside a text rule's scope is refused with its place")
+    func misspeltScopeKey() {
+        let text = PolicyTests.valid.replacingOccurrences(
+            of: "\"message\": \"m\"", with: "\"message\": \"m\", \"except\": {\"path\": [\"Tests/\"]}")
+        #expect(
+            throws: LintError(
+                .policyInvalid,
+                "The policy file p.json has the unknown key \"path\" at "
+                    + "textRules[0].except; fix its spelling or remove it.")
+        ) {
+            try Policy.decode(Data(text.utf8), source: "p.json")
+        }
+    }
+}

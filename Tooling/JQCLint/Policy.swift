@@ -202,6 +202,9 @@ extension Policy {
         } catch {
             throw LintError(.policyUnreadable, "The policy file \(source) cannot be decoded: \(error).")
         }
+        if let object = try? JSONSerialization.jsonObject(with: data) {
+            try checkKeys(object, shape: .policy, path: "", source: source)
+        }
         try policy.validate(source: source)
         return policy
     }
@@ -350,6 +353,72 @@ extension Policy {
                 throw invalid(
                     "has an exception naming neither \"path\" nor \"module\" at \(location); "
                         + "narrow it so it cannot silence the rule everywhere.")
+            }
+        }
+    }
+}
+
+extension Policy {
+    /// The keys each kind of JSON object in a policy may have (a misspelt optional key would otherwise be
+    /// ignored silently and widen a rule).
+    enum Shape {
+        case policy, tier, moduleRule, protected, forbidden, textRule, scope, exception
+
+        var keys: Set<String> {
+            switch self {
+            case .policy:
+                [
+                    "policyVersion", "platformModules", "tiers", "moduleRules", "protected", "cTargets",
+                    "forbidden", "textRules", "exceptions", "description",
+                ]
+            case .tier: ["tier", "name", "modules", "ordered", "mayImport", "summary"]
+            case .moduleRule: ["id", "module", "mayImportOnly", "because", "hint"]
+            case .protected: ["id", "module", "onlyFrom", "because", "hint"]
+            case .forbidden: ["id", "from", "modules", "because", "hint"]
+            case .textRule:
+                [
+                    "id", "check", "tokens", "notAfter", "unlessCommentContains", "pattern", "in", "except",
+                    "message", "because", "hint",
+                ]
+            case .scope: ["modules", "paths", "fileNames"]
+            case .exception: ["rule", "path", "module", "import", "contains", "because"]
+            }
+        }
+
+        /// The shape of the objects under a key (or in the array under it).
+        func child(_ key: String) -> Shape? {
+            switch (self, key) {
+            case (.policy, "tiers"): .tier
+            case (.policy, "moduleRules"): .moduleRule
+            case (.policy, "protected"): .protected
+            case (.policy, "forbidden"): .forbidden
+            case (.policy, "textRules"): .textRule
+            case (.policy, "exceptions"): .exception
+            case (.textRule, "in"), (.textRule, "except"): .scope
+            default: nil
+            }
+        }
+    }
+
+    static func checkKeys(_ value: Any, shape: Shape, path: String, source: String) throws {
+        if let list = value as? [Any] {
+            for (index, element) in list.enumerated() {
+                try checkKeys(element, shape: shape, path: "\(path)[\(index)]", source: source)
+            }
+            return
+        }
+        guard let object = value as? [String: Any] else { return }
+        for key in object.keys.sorted() {
+            let location = path.isEmpty ? key : "\(path).\(key)"
+            guard shape.keys.contains(key) else {
+                let place = path.isEmpty ? "the top level" : path
+                throw LintError(
+                    .policyInvalid,
+                    "The policy file \(source) has the unknown key \"\(key)\" at \(place); fix its spelling or "
+                        + "remove it.")
+            }
+            if let child = shape.child(key), let nested = object[key] {
+                try checkKeys(nested, shape: child, path: location, source: source)
             }
         }
     }
