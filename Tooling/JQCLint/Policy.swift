@@ -3,7 +3,20 @@ import Foundation
 /// The architecture policy, decoded from `jqc-lint.json` at the repository root (SPEC.md §2, issue 10).
 ///
 /// Names used in `mayImport`, `from`, `onlyFrom`, `mayImportOnly` and scopes are tier names, module
-/// names, or `tests` (every test target).
+/// names, or `tests` (every test target). Unknown keys are refused, so a misspelling cannot widen a rule.
+///
+/// How an import is judged, in order: a protected module (`protected`) only from its owners; a forbidden
+/// import (`forbidden`) never; test targets may then import anything they declare; platform modules
+/// anywhere; otherwise the importer's `moduleRules` entry, or its tier's `mayImport` plus (in an `ordered`
+/// tier) the modules listed before it. Imports must also be reachable through the target's declared
+/// dependencies (`undeclared-dependency`), and every non-test Swift target must be placed in a tier.
+///
+/// Text rules (`textRules`) are either `tokens` (a sequence of code tokens; comments and strings never
+/// match) or `string-literal` (a regular expression over each literal's text), limited by `in` and `except`.
+///
+/// To accept a finding, add an entry to `exceptions` with the rule id, a `path` or `module` (plus
+/// optionally `import` and `contains`) and a `because`; an exception that matches nothing fails the run
+/// (`stale-exception`), so it is removed together with the code it excused.
 public struct Policy: Codable, Sendable, Equatable {
     /// The policy format version; only `1` is understood.
     public var policyVersion: Int
