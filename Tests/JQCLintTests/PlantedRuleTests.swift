@@ -392,3 +392,47 @@ struct PlantedRuleTests {
         #expect(Set(rules).subtracting(planted).sorted() == [])
     }
 }
+
+@Suite("Findings explain themselves")
+struct FindingMessageTests {
+    @Test("an upward import names both tiers and what the importer may import")
+    func upwardImportMessage() throws {
+        let findings = try Repository.linter().check(
+            source: "import JQCSync\n", path: "Modules/JQCStorage/Store.swift", target: "JQCStorage")
+        #expect(
+            findings.map(\.text) == [
+                """
+                Modules/JQCStorage/Store.swift:1:8: error: [layering] JQCStorage (tier 1 adapters) imports JQCSync \
+                (tier 2 engine); tier 1 adapters may import tier 0 foundation.
+                    note: SPEC.md §2: calls go down the tiers and along the feature order; news goes up through hooks \
+                the composition root plugs in. No cycles, no module reaching upwards.
+                    hint: Move the code down to the module that owns it, or declare a small protocol in the lower \
+                module and plug the higher module's implementation in at JQCComposition.
+                """
+            ])
+    }
+
+    @Test("a later feature in the order is named with the whole order")
+    func featureOrderMessage() throws {
+        let findings = try Repository.linter().check(
+            source: "import JQCScheduling\n", path: "Modules/JQCIssues/Hook.swift", target: "JQCIssues")
+        #expect(
+            findings.map(\.message) == [
+                "JQCIssues imports JQCScheduling, which comes later in the features order (JQCForms → JQCPhotos → "
+                    + "JQCInspections → JQCIssues → JQCScheduling → JQCFollowUps → JQCNotifications); a module "
+                    + "imports only earlier ones."
+            ])
+    }
+
+    @Test("a string-literal finding quotes what it matched")
+    func stringExcerpt() throws {
+        let findings = try Repository.linter().check(
+            source: "let q = \"\"\"\n    DELETE   FROM\n      photos WHERE id = ?\n    \"\"\"\n",
+            path: "Modules/JQCPhotos/Cleanup.swift", target: "JQCPhotos")
+        #expect(
+            findings.map(\.message) == [
+                "A string literal holds an SQL statement outside JQCStorage and the *Store.swift files. "
+                    + "Found: \"DELETE FROM\"."
+            ])
+    }
+}

@@ -243,7 +243,12 @@ public struct Linter: Sendable {
                         + "tier are independent."
                 }
             } else {
-                let may = tier.mayImport.isEmpty ? "platform modules only" : tier.mayImport.joined(separator: ", ")
+                let groups = tier.mayImport.map { group in
+                    policy.tiers.first { $0.name == group }.map { found in
+                        found.tier.map { "tier \($0) \(found.name)" } ?? found.name
+                    } ?? group
+                }
+                let may = groups.isEmpty ? "platform modules only" : groups.joined(separator: ", ")
                 message =
                     "\(name) (\(label(name))) imports \(imported) (\(label(imported))); \(label(name)) may "
                     + "import \(may)."
