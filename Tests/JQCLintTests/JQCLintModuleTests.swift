@@ -1,7 +1,0 @@
-import Testing
-@testable import JQCLint
-
-@Test("the module is linked")
-func moduleIsLinked() {
-    #expect(JQCLintModule.name == "JQCLint")
-}
