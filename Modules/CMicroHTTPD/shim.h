@@ -22,7 +22,7 @@ static inline struct MHD_Daemon *jqc_mhd_start(const char *host, uint16_t port, 
     if (host == NULL || inet_pton(AF_INET, host, &address.sin_addr) != 1) {
         address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     }
-    return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG,
+    return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL,
                             port, NULL, NULL, handler, handler_context,
                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,

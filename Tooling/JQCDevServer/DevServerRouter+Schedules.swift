@@ -147,19 +147,17 @@ extension DevServerRouter {
     // MARK: Dashboard
 
     /// `{inspections_this_week, average_score, open_issues, overdue_schedules, pending_follow_ups}`: the
-    /// week runs Monday through Sunday of the server's today; the average is over this week's scored ones.
+    /// week is the seven days ending with the server's today; the average is over that week's scored inspections.
     func dashboard(_ user: AuthUser, _ context: RouteContext) throws -> HTTPResponse {
         let (inspections, issues, schedules) = try store.queue.read { db in
             (try store.all(db, .inspection), try store.all(db, .issue), try store.all(db, .schedule))
         }
         let today = serverToday
-        let weekday = Calendar(identifier: .gregorian).dateComponents(in: .gmt, from: DateFormats.day(from: today.text)!)
-            .weekday ?? 2
-        let monday = today.adding(days: -((weekday + 5) % 7))
+        let weekStart = today.adding(days: -6)
         let visible = inspections.filter { canSee(inspection: $0, user) }
         let thisWeek = visible.filter { doc in
             guard let day = doc.string("inspection_date").flatMap(CalendarDay.init) else { return false }
-            return day >= monday && day <= today
+            return day >= weekStart && day <= today
         }
         let scores = thisWeek.compactMap { inspectionJSON($0, baseURL: context.baseURL)["overall_score"]?.doubleValue }
         let average: JSONValue = scores.isEmpty ? .null

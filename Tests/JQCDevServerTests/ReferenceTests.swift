@@ -1,0 +1,71 @@
+import Foundation
+import JQCKit
+import Testing
+@testable import JQCDevServer
+
+@Suite("Reference data, scope and rebasing")
+struct ReferenceTests {
+    @Test("facilities are the active ones of the user's contracts, with the seed's duplicate repeated")
+    func facilities() throws {
+        let harness = try Harness()
+        let alex = harness.get("/facilities", token: harness.token("alex"))
+        #expect(alex.data?.ids == [11, 12, 21, 21, 22])
+        #expect(alex.data?.arrayValue?.first?["project_name"] == "County Courthouse Contract")
+        let sam = harness.get("/facilities", token: harness.token("sam"))
+        #expect(sam.data?.ids == [21, 21, 22])
+        let dana = harness.get("/facilities", token: harness.token("dana"))
+        #expect(dana.data?.ids == [11, 12, 21, 21, 22, 31])
+    }
+
+    @Test("areas are those of facilities in scope; templates are the active ones with their schema untouched")
+    func areasAndTemplates() throws {
+        let harness = try Harness()
+        let token = harness.token("sam")
+        #expect(harness.get("/areas", token: token).data?.ids == [211, 212, 221])
+        let templates = harness.get("/templates", token: token).data
+        #expect(templates?.ids == [3, 4, 5])
+        let office = templates?.arrayValue?[1]
+        #expect(office?["form_schema"]?.arrayValue?.first == [
+            "id": "101", "type": "section", "label": "Office Areas", "row": 1, "col": 1, "colSpan": 12,
+        ])
+    }
+
+    @Test("seed dates are rebased onto the server's today and new ids are above every seeded id")
+    func rebasing() throws {
+        let harness = try Harness(today: "2026-07-24")
+        let token = harness.token("alex")
+        #expect(harness.get("/health").data?["today"] == "2026-07-24")
+        let inspection = harness.get("/inspections/501", token: token).data
+        #expect(inspection?["inspection_date"] == "2026-07-20")
+        #expect(inspection?["started_at"] == "2026-07-20T08:02:00-04:00")
+        let schedules = harness.get("/scheduled-inspections", token: token).data
+        #expect(schedules?.arrayValue?.first { $0["id"] == 901 }?["due_date"] == "2026-07-24")
+        let created = harness.request("POST", "/issues", [
+            "facility_id": 11, "severity": "low", "description": "Scuff",
+        ], token: token)
+        #expect((created.data?["id"]?.intValue ?? 0) > 3003)
+    }
+
+    @Test("without --today the server's today is the real date in the seed's time zone")
+    func realToday() throws {
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_784_000_000))  // 2026-07-14T03:33:20Z
+        let harness = try Harness(today: nil, clock: clock)
+        #expect(harness.get("/health").data?["today"] == "2026-07-13")
+    }
+
+    @Test("a placeholder JPEG is served for every seed photo path without a token; traversal is 404")
+    func staticFiles() throws {
+        let harness = try Harness()
+        let reply = harness.get("/static/uploads/issue_photos/seed-48-a.jpg")
+        #expect(reply.status == 200)
+        #expect(reply.body == PlaceholderJPEG.data)
+        #expect(harness.get("/static/uploads/inspection_photos/seed-501-9.jpg").status == 200)
+        #expect(harness.get("/static/uploads/issue_photos/none.jpg").status == 404)
+        let traversal = harness.curl(["--path-as-is", harness.base + "/static/uploads/../server.sqlite"])
+        #expect(traversal.status == 404)
+        let encoded = harness.curl(["--path-as-is", harness.base + "/static/uploads/%2e%2e/server.sqlite"])
+        #expect(encoded.status == 404)
+        #expect(harness.get("/static/server.sqlite").status == 404)
+        #expect(harness.get("/static/uploads/../../../../etc/passwd").status == 404)
+    }
+}
