@@ -179,3 +179,36 @@ struct PhotoAndFaultTests {
         #expect(state["photos"] == [])
     }
 }
+
+@Suite("Server lifecycle")
+struct LifecycleTests {
+    @Test("starting on a port already in use fails with cannotListen")
+    func portInUse() throws {
+        let harness = try Harness()
+        let port = try #require(harness.server.port)
+        let other = DevServer(configuration: DevServerConfiguration(
+            port: port, dataDirectory: harness.directory.url.appendingPathComponent("other")))
+        #expect(throws: DevServerError.self) { try other.start() }
+        #expect(harness.get("/health").status == 200)
+    }
+
+    @Test("stop is idempotent and baseURL follows the running state")
+    func stopTwice() throws {
+        let harness = try Harness()
+        let port = try #require(harness.server.port)
+        #expect(harness.server.baseURL == URL(string: "http://127.0.0.1:\(port)"))
+        harness.server.stop()
+        harness.server.stop()
+        #expect(harness.server.baseURL == nil)
+        #expect(harness.get("/health").status == 0)
+    }
+
+    @Test("a since cursor with an unencoded + offset is read as that offset")
+    func plusOffsetCursor() throws {
+        let harness = try Harness()
+        let token = harness.token("alex")
+        let reply = harness.curl([harness.base + "/api/v1/notifications?since=2026-07-11T15:00:05+02:00",
+                                  "-H", "Authorization: Bearer \(token)"])
+        #expect(reply.data?.ids == [3002])
+    }
+}

@@ -6,7 +6,8 @@ import Testing
 
 @Suite("Server scoring")
 struct ScoringTests {
-    @Test("every shared scoring vector scores to the last digit", .enabled(if: TestPaths.shared != nil, "../shared is absent; set JQC_SHARED_DIR"))
+    @Test("every shared scoring vector scores to the last digit",
+          .enabled(if: TestPaths.shared != nil, "../shared is absent; set JQC_SHARED_DIR"))
     func vectors() throws {
         let url = try #require(TestPaths.sharedFixture("scoring/vectors.json"), "../shared is missing")
         let vectors = try #require(try JSONValue.parse(Data(contentsOf: url))["vectors"]?.arrayValue)

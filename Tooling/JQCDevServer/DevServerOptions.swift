@@ -30,7 +30,8 @@ public struct DevServerOptions: Sendable {
         func seconds(_ option: String) throws -> Double {
             let text = try value(option)
             guard let number = Double(text), number > 0, number.isFinite else {
-                throw DevServerError(.badConfiguration, "\(option) must be a positive number of seconds, not '\(text)'.")
+                throw DevServerError(.badConfiguration,
+                                     "\(option) must be a positive number of seconds, not '\(text)'.")
             }
             return number
         }
@@ -60,7 +61,8 @@ public struct DevServerOptions: Sendable {
                     options.configuration.seed = .none
                 } else {
                     guard FileManager.default.fileExists(atPath: text) else {
-                        throw DevServerError(.badConfiguration, "--seed must be demo or an existing file; '\(text)' is neither.")
+                        throw DevServerError(.badConfiguration,
+                                             "--seed must be demo or an existing file; '\(text)' is neither.")
                     }
                     options.configuration.seed = .file(URL(fileURLWithPath: text))
                 }

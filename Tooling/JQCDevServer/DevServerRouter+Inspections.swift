@@ -175,7 +175,9 @@ extension DevServerRouter {
         let result: (doc: Doc, created: Bool) = try store.queue.write { db in
             let all = try store.all(db, .inspection)
             if let localID, !localID.isEmpty,
-               let existing = all.first(where: { $0.string("local_id") == localID && $0.int("inspector_id") == user.id }) {
+               let existing = all.first(where: {
+                   $0.string("local_id") == localID && $0.int("inspector_id") == user.id
+               }) {
                 return (existing, false)
             }
             var schedule: Doc?
@@ -227,7 +229,8 @@ extension DevServerRouter {
             try store.put(db, .inspection, doc)
             return (doc, true)
         }
-        return Envelope.success(inspectionJSON(result.doc, baseURL: context.baseURL), status: result.created ? 201 : 200)
+        let replyStatus = result.created ? 201 : 200
+        return Envelope.success(inspectionJSON(result.doc, baseURL: context.baseURL), status: replyStatus)
     }
 
     /// Fulfils a schedule: one-time → inactive; recurring → `due_date` advances one occurrence.

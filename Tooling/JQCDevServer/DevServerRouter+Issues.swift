@@ -96,11 +96,14 @@ extension DevServerRouter {
         let result: (doc: Doc, created: Bool) = try store.queue.write { db in
             let all = try store.all(db, .issue)
             if let localID, !localID.isEmpty,
-               let existing = all.first(where: { $0.string("local_id") == localID && $0.int("reported_by_id") == user.id }) {
+               let existing = all.first(where: {
+                   $0.string("local_id") == localID && $0.int("reported_by_id") == user.id
+               }) {
                 return (existing, false)
             }
             if let inspectionID {
-                guard let inspection = try store.get(db, .inspection, inspectionID), canSee(inspection: inspection, user)
+                guard let inspection = try store.get(db, .inspection, inspectionID),
+                      canSee(inspection: inspection, user)
                 else { throw APIError(422, "There is no inspection \(inspectionID) to attach the issue to.") }
             }
             let stamp = JSONValue.string(DateFormats.instantString(now))

@@ -51,7 +51,8 @@ enum Multipart {
                     part.name = parameter("name", in: line) ?? ""
                     part.filename = parameter("filename", in: line)
                 } else if lower.hasPrefix("content-type:") {
-                    part.contentType = String(line.dropFirst("content-type:".count)).trimmingCharacters(in: .whitespaces)
+                    part.contentType = String(line.dropFirst("content-type:".count))
+                        .trimmingCharacters(in: .whitespaces)
                 }
             }
             parts.append(part)

@@ -89,7 +89,9 @@ extension DevServerRouter {
 
     func listNotifications(_ user: AuthUser, _ context: RouteContext) throws -> HTTPResponse {
         var since: Date?
-        if let text = context.request.query["since"], !text.isEmpty {
+        if let raw = context.request.query["since"], !raw.isEmpty {
+            // An unencoded "+" offset arrives as a space.
+            let text = raw.replacingOccurrences(of: " ", with: "+")
             guard let date = DateFormats.instant(from: text) else {
                 throw APIError(400, "since must be an ISO 8601 instant such as 2026-07-14T09:30:00-04:00.")
             }

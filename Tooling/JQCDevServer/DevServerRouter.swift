@@ -133,8 +133,8 @@ final class DevServerRouter: HTTPHandler {
         let started = Date()
         let response = dispatch(request)
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
-        logger.info("\(request.method) \(request.path) \(response.dropConnection ? "dropped" : String(response.status)) "
-                    + "\(milliseconds)ms")
+        let outcome = response.dropConnection ? "dropped" : String(response.status)
+        logger.info("\(request.method) \(request.path) \(outcome) \(milliseconds)ms")
         return response
     }
 

@@ -34,7 +34,7 @@ protocol HTTPHandler: Sendable {
 }
 
 /// The per-request state kept between libmicrohttpd's calls: the body accumulated so far.
-final class HTTPRequestContext: @unchecked Sendable {  // because: touched only by the one pool thread serving its connection.
+final class HTTPRequestContext: @unchecked Sendable {  // because: only its connection's pool thread touches it.
     var body = Data()
     var bodyFile: URL?
     var fileHandle: FileHandle?

@@ -210,7 +210,8 @@ final class ServerStore: Sendable {
                 try db.execute("INSERT INTO kv (key, value) VALUES ('reference', ?)", [reference.asJSON.jsonString()])
             }
         } catch {
-            throw DevServerError(.storage, "The seed could not be stored (\(error)); remove the data directory and retry.")
+            throw DevServerError(.storage,
+                                 "The seed could not be stored (\(error)); remove the data directory and retry.")
         }
         return reference
     }
