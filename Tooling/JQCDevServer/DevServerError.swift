@@ -13,32 +13,33 @@ public struct DevServerError: Error, Sendable, CustomStringConvertible, Equatabl
         case badSeed = "devserver.bad_seed"
         /// An option or configuration value is invalid.
         case badConfiguration = "devserver.bad_configuration"
+        /// A request was refused; ``DevServerError/httpStatus`` is its reply's status (400, 401, 404, 413…).
+        case request = "devserver.request"
     }
 
     /// The stable code.
     public let code: Code
     /// What went wrong and how to fix it, as a sentence.
     public let message: String
+    /// The HTTP status of the envelope a refused request is answered with (500 for the other codes).
+    public let httpStatus: Int
 
     /// An error with a code and a sentence.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, httpStatus: Int = 500) {
         self.code = code
         self.message = message
+        self.httpStatus = httpStatus
+    }
+
+    /// A refused request: answered with an envelope of `status` whose `error` is `message` (CONTRACT.md).
+    static func request(_ status: Int, _ message: String) -> DevServerError {
+        DevServerError(.request, message, httpStatus: status)
     }
 
     /// `code: message`.
     public var description: String { "\(code.rawValue): \(message)" }
 }
 
-/// A failed request inside the router: becomes an envelope with `status` and `message`.
-struct APIError: Error {
-    let status: Int
-    let message: String
-    init(_ status: Int, _ message: String) {
-        self.status = status
-        self.message = message
-    }
-}
 
 /// The `{ok, data, error}` envelope of every `/api/v1` reply (CONTRACT.md, Conventions).
 enum Envelope {
@@ -51,4 +52,9 @@ enum Envelope {
         HTTPResponse(status: status, contentType: "application/json",
                      body: JSONValue.object(["ok": .bool(false), "data": .null, "error": .string(message)]).jsonData())
     }
+}
+
+/// A refused request (``DevServerError/Code/request``) answered with `status` and `message`.
+func refuse(_ status: Int, _ message: String) -> DevServerError {
+    DevServerError.request(status, message)
 }

@@ -6,7 +6,7 @@ extension DevServerRouter {
     /// `/__admin/*` (SHELL.md): faults, expire-tokens, revoke-refresh, state — with `--admin`, loopback only.
     func admin(_ context: RouteContext) throws -> HTTPResponse {
         guard configuration.admin, context.request.clientIsLoopback else {
-            throw APIError(404, "There is no such endpoint: \(context.request.path).")
+            throw refuse(404, "There is no such endpoint: \(context.request.path).")
         }
         let method = context.request.method.uppercased()
         switch (method, context.segments.dropFirst().first ?? "") {
@@ -31,7 +31,7 @@ extension DevServerRouter {
         case ("POST", "notify"):
             let body = try context.body()
             let userID = try Fields.int(body, "user_id", required: true)!
-            guard reference.user(userID) != nil else { throw APIError(422, "There is no user \(userID).") }
+            guard reference.user(userID) != nil else { throw refuse(422, "There is no user \(userID).") }
             let title = try Fields.string(body, "title") ?? "Notice"
             let text = try Fields.string(body, "body") ?? ""
             let link = try Fields.string(body, "link")
@@ -41,7 +41,7 @@ extension DevServerRouter {
             }
             return Envelope.success(notificationJSON(doc, includeUser: true))
         default:
-            throw APIError(404, "There is no such admin endpoint: \(method) \(context.request.path).")
+            throw refuse(404, "There is no such admin endpoint: \(method) \(context.request.path).")
         }
     }
 
@@ -50,11 +50,11 @@ extension DevServerRouter {
         let modes: Set<String> = ["status", "drop", "drop_after", "delay", "html", "truncate"]
         let mode = try Fields.string(body, "mode", required: true)!
         guard modes.contains(mode) else {
-            throw APIError(422, "The fault mode \(mode) is not one of status, drop, drop_after, delay, html, truncate.")
+            throw refuse(422, "The fault mode \(mode) is not one of status, drop, drop_after, delay, html, truncate.")
         }
         let prefix = try Fields.string(body, "path_prefix", required: true)!
         let status = Int(try Fields.int(body, "status") ?? 500)
-        guard (100...599).contains(status) else { throw APIError(422, "The fault status must be an HTTP status.") }
+        guard (100...599).contains(status) else { throw refuse(422, "The fault status must be an HTTP status.") }
         let count = Int(try Fields.int(body, "count") ?? 1)
         let delay = Int(try Fields.int(body, "delay_ms") ?? 1_000)
         let method = try Fields.string(body, "method").flatMap { $0.isEmpty ? nil : $0.uppercased() }

@@ -4,25 +4,25 @@ import JQCStorage
 
 extension DevServerRouter {
     /// The user of a valid, unexpired access token of the current generation.
-    /// - Throws: ``APIError`` 401 for a missing, malformed, expired or invalidated token.
+    /// - Throws: ``DevServerError`` 401 for a missing, malformed, expired or invalidated token.
     func authenticate(_ context: RouteContext) throws -> AuthUser {
         guard let header = context.request.header("authorization") else {
-            throw APIError(401, "Sign in first: the request has no access token.")
+            throw refuse(401, "Sign in first: the request has no access token.")
         }
         let parts = header.split(separator: " ", maxSplits: 1).map(String.init)
         guard parts.count == 2, parts[0].caseInsensitiveCompare("Bearer") == .orderedSame else {
-            throw APIError(401, "The Authorization header must be 'Bearer <access token>'.")
+            throw refuse(401, "The Authorization header must be 'Bearer <access token>'.")
         }
         guard let claims = ServerCrypto.verifyJWT(parts[1].trimmingCharacters(in: .whitespaces), secret: store.secret),
               let userID = claims["uid"]?.intValue, let expiry = claims["exp"]?.intValue
-        else { throw APIError(401, "The access token is not valid; sign in again.") }
+        else { throw refuse(401, "The access token is not valid; sign in again.") }
         guard Double(expiry) > now.timeIntervalSince1970 else {
-            throw APIError(401, "The access token has expired; refresh it or sign in again.")
+            throw refuse(401, "The access token has expired; refresh it or sign in again.")
         }
         guard (claims["gen"]?.intValue ?? -1) >= accessGeneration.withLock({ $0 }) else {
-            throw APIError(401, "The access token has expired; refresh it or sign in again.")
+            throw refuse(401, "The access token has expired; refresh it or sign in again.")
         }
-        guard let user = reference.user(userID) else { throw APIError(401, "The account no longer exists.") }
+        guard let user = reference.user(userID) else { throw refuse(401, "The account no longer exists.") }
         return authUser(user)
     }
 
@@ -56,7 +56,7 @@ extension DevServerRouter {
                 == .orderedSame
         }), let salt = user.string("salt").flatMap(hexData), let hash = user.string("password_hash"),
             ServerCrypto.constantTimeEqual(ServerCrypto.passwordHash(password, salt: salt), hash)
-        else { throw APIError(401, "The username or password is wrong.") }
+        else { throw refuse(401, "The username or password is wrong.") }
         let tokens = try store.queue.write { try issueTokens($0, userID: user.int("id") ?? 0) }
         return Envelope.success(.object([
             "access_token": .string(tokens.access), "refresh_token": .string(tokens.refresh),
@@ -77,7 +77,7 @@ extension DevServerRouter {
             try db.execute("UPDATE refresh_tokens SET revoked = 1 WHERE token = ?", [token])
             return try issueTokens(db, userID: userID)
         }
-        guard let result else { throw APIError(401, "The refresh token has expired or was revoked; sign in again.") }
+        guard let result else { throw refuse(401, "The refresh token has expired or was revoked; sign in again.") }
         return Envelope.success(.object([
             "access_token": .string(result.access), "refresh_token": .string(result.refresh),
             "token_type": "Bearer", "expires_in": .int(Int64(configuration.accessTTL)),

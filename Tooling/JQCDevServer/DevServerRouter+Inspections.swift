@@ -29,7 +29,7 @@ extension DevServerRouter {
         }.compactMap { $0.int("id") })
         var only: Int64?
         if let text = context.request.query["facility_id"] {
-            guard let value = Int64(text) else { throw APIError(400, "facility_id must be an integer.") }
+            guard let value = Int64(text) else { throw refuse(400, "facility_id must be an integer.") }
             only = value
         }
         return .array(reference.areas.filter { area in
@@ -107,11 +107,11 @@ extension DevServerRouter {
         let query = context.request.query
         var limit = 30, offset = 0
         if let text = query["limit"] {
-            guard let value = Int(text), value >= 0 else { throw APIError(400, "limit must be a whole number.") }
+            guard let value = Int(text), value >= 0 else { throw refuse(400, "limit must be a whole number.") }
             limit = min(value, 200)
         }
         if let text = query["offset"] {
-            guard let value = Int(text), value >= 0 else { throw APIError(400, "offset must be a whole number.") }
+            guard let value = Int(text), value >= 0 else { throw refuse(400, "offset must be a whole number.") }
             offset = value
         }
         let followUps = query["follow_up_required"].map { ["true", "1"].contains($0.lowercased()) } ?? false
@@ -133,7 +133,7 @@ extension DevServerRouter {
 
     func showInspection(_ user: AuthUser, _ context: RouteContext, _ id: Int64) throws -> HTTPResponse {
         guard let doc = try store.queue.read({ try store.get($0, .inspection, id) }), canSee(inspection: doc, user)
-        else { throw APIError(404, "There is no inspection \(id) you can see.") }
+        else { throw refuse(404, "There is no inspection \(id) you can see.") }
         return Envelope.success(inspectionJSON(doc, baseURL: context.baseURL))
     }
 
@@ -156,20 +156,20 @@ extension DevServerRouter {
         let followUpNote = try Fields.string(body, "follow_up_note")
         _ = try Fields.double(body, "overall_score")
         guard let formData = (body["form_data"] ?? .object([:])).objectValue else {
-            throw APIError(400, "The field form_data must be an object of field id → answer.")
+            throw refuse(400, "The field form_data must be an object of field id → answer.")
         }
         try rejectLocalReferences(.object(formData), field: "form_data")
         guard ["completed", "in_progress", "draft"].contains(status) else {
-            throw APIError(422, "The status \(status) is not one of completed, in_progress.")
+            throw refuse(422, "The status \(status) is not one of completed, in_progress.")
         }
         guard let template = reference.template(templateID) else {
-            throw APIError(422, "There is no template \(templateID).")
+            throw refuse(422, "There is no template \(templateID).")
         }
         guard facilityIDsInScope(user).contains(facilityID) else {
-            throw APIError(422, "The facility \(facilityID) is not in your contracts.")
+            throw refuse(422, "The facility \(facilityID) is not in your contracts.")
         }
         if let areaID, reference.area(areaID)?.int("facility_id") != facilityID {
-            throw APIError(422, "The area \(areaID) is not part of facility \(facilityID).")
+            throw refuse(422, "The area \(areaID) is not part of facility \(facilityID).")
         }
         let score = ServerScoring.score(schema: template["form_schema"] ?? .array([]), formData: formData)
         let result: (doc: Doc, created: Bool) = try store.queue.write { db in
@@ -186,13 +186,13 @@ extension DevServerRouter {
                       found.int("inspector_id") == nil || found.int("inspector_id") == user.id
                         || !user.isInspector,
                       facilityIDsInScope(user).contains(found.int("facility_id") ?? -1)
-                else { throw APIError(422, "There is no scheduled inspection \(scheduleID) for you.") }
+                else { throw refuse(422, "There is no scheduled inspection \(scheduleID) for you.") }
                 schedule = found
                 if parentID == nil, let inherited = found.int("parent_inspection_id") { parentID = inherited }
             }
             if let parentID {
                 guard var parent = all.first(where: { $0.int("id") == parentID }), canSee(inspection: parent, user)
-                else { throw APIError(422, "There is no inspection \(parentID) to re-inspect.") }
+                else { throw refuse(422, "There is no inspection \(parentID) to re-inspect.") }
                 parent["follow_up_required"] = .bool(false)
                 try store.put(db, .inspection, parent)
             }
@@ -274,24 +274,24 @@ extension DevServerRouter {
         var formData: [String: JSONValue]?
         if let value = body["form_data"], value != .null {
             guard let object = value.objectValue else {
-                throw APIError(400, "The field form_data must be an object of field id → answer.")
+                throw refuse(400, "The field form_data must be an object of field id → answer.")
             }
             try rejectLocalReferences(value, field: "form_data")
             formData = object
         }
         let doc: Doc = try store.queue.write { db in
             guard var doc = try store.get(db, .inspection, id), canSee(inspection: doc, user) else {
-                throw APIError(404, "There is no inspection \(id) you can see.")
+                throw refuse(404, "There is no inspection \(id) you can see.")
             }
             if let areaID {
                 guard reference.area(areaID)?.int("facility_id") == doc.int("facility_id") else {
-                    throw APIError(422, "The area \(areaID) is not part of this inspection's facility.")
+                    throw refuse(422, "The area \(areaID) is not part of this inspection's facility.")
                 }
                 doc["area_id"] = .int(areaID)
             }
             if let status {
                 guard ["completed", "in_progress", "draft"].contains(status) else {
-                    throw APIError(422, "The status \(status) is not one of completed, in_progress.")
+                    throw refuse(422, "The status \(status) is not one of completed, in_progress.")
                 }
                 doc["status"] = .string(status)
             }

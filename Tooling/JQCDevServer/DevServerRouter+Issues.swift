@@ -59,7 +59,7 @@ extension DevServerRouter {
 
     func visibleIssue(_ db: Database, _ user: AuthUser, _ id: Int64) throws -> Doc {
         guard let doc = try store.get(db, .issue, id), canSee(issue: doc, user) else {
-            throw APIError(404, "There is no issue \(id) you can see.")
+            throw refuse(404, "There is no issue \(id) you can see.")
         }
         return doc
     }
@@ -82,16 +82,16 @@ extension DevServerRouter {
         try rejectLocalReferences(.array(([photoPath].compactMap { $0 } + mobile).map(JSONValue.string)),
                                   field: "photo_path")
         guard Self.severities.contains(severity) else {
-            throw APIError(422, "The severity \(severity) is not one of low, medium, high, critical.")
+            throw refuse(422, "The severity \(severity) is not one of low, medium, high, critical.")
         }
         guard !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw APIError(422, "The issue needs a description.")
+            throw refuse(422, "The issue needs a description.")
         }
         guard facilityIDsInScope(user).contains(facilityID) else {
-            throw APIError(422, "The facility \(facilityID) is not in your contracts.")
+            throw refuse(422, "The facility \(facilityID) is not in your contracts.")
         }
         if let areaID, reference.area(areaID)?.int("facility_id") != facilityID {
-            throw APIError(422, "The area \(areaID) is not part of facility \(facilityID).")
+            throw refuse(422, "The area \(areaID) is not part of facility \(facilityID).")
         }
         let result: (doc: Doc, created: Bool) = try store.queue.write { db in
             let all = try store.all(db, .issue)
@@ -104,7 +104,7 @@ extension DevServerRouter {
             if let inspectionID {
                 guard let inspection = try store.get(db, .inspection, inspectionID),
                       canSee(inspection: inspection, user)
-                else { throw APIError(422, "There is no inspection \(inspectionID) to attach the issue to.") }
+                else { throw refuse(422, "There is no inspection \(inspectionID) to attach the issue to.") }
             }
             let stamp = JSONValue.string(DateFormats.instantString(now))
             let doc: Doc = [
@@ -139,7 +139,7 @@ extension DevServerRouter {
     func updateIssuePhotos(_ user: AuthUser, _ context: RouteContext, _ id: Int64) throws -> HTTPResponse {
         let body = try context.body()
         guard let paths = try Fields.stringArray(body, "result_photos") else {
-            throw APIError(400, "The field result_photos is required and must be an array of paths.")
+            throw refuse(400, "The field result_photos is required and must be an array of paths.")
         }
         try rejectLocalReferences(.array(paths.map(JSONValue.string)), field: "result_photos")
         return try updateIssue(user, context, id) { $0["mobile_photo_paths"] = .array(paths.map(JSONValue.string)) }
@@ -149,7 +149,7 @@ extension DevServerRouter {
         let body = try context.body()
         let status = try Fields.string(body, "status", required: true)!
         guard Self.issueStatuses.contains(status) else {
-            throw APIError(422, "The status \(status) is not one of open, in_progress, resolved.")
+            throw refuse(422, "The status \(status) is not one of open, in_progress, resolved.")
         }
         return try updateIssue(user, context, id) { $0["status"] = .string(status) }
     }
@@ -158,7 +158,7 @@ extension DevServerRouter {
         let body = try context.body()
         let type = try Fields.string(body, "handler_type", required: true)!
         guard Self.handlerTypes.contains(type) else {
-            throw APIError(422, "The handler type \(type) is not one of internal, facility, vendor.")
+            throw refuse(422, "The handler type \(type) is not one of internal, facility, vendor.")
         }
         let keys = ["facility_handler_name", "facility_handler_contact", "facility_handler_notes", "vendor_name",
                     "vendor_contact", "vendor_notes"]
@@ -181,7 +181,7 @@ extension DevServerRouter {
             let body = try context.body()
             text = try Fields.string(body, "body", required: true)
             guard !(text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                throw APIError(422, "A comment needs some text.")
+                throw refuse(422, "A comment needs some text.")
             }
         }
         let comments: [Doc] = try store.queue.write { db in

@@ -93,7 +93,7 @@ extension DevServerRouter {
     func uploadPhoto(_ user: AuthUser, _ context: RouteContext) throws -> HTTPResponse {
         guard let contentType = context.request.header("content-type"),
               let boundary = Multipart.boundary(contentType: contentType) else {
-            throw APIError(400, "Send the photo as multipart/form-data with a file part.")
+            throw refuse(400, "Send the photo as multipart/form-data with a file part.")
         }
         let body: Data
         if let file = context.request.bodyFile {
@@ -102,22 +102,22 @@ extension DevServerRouter {
             body = context.request.body
         }
         guard let parts = Multipart.parse(body, boundary: boundary) else {
-            throw APIError(400, "The multipart body is malformed; send a file part and entity_type.")
+            throw refuse(400, "The multipart body is malformed; send a file part and entity_type.")
         }
         guard let file = parts.first(where: { $0.name == "file" }) else {
-            throw APIError(400, "The upload has no file part named file.")
+            throw refuse(400, "The upload has no file part named file.")
         }
         guard file.content.count <= Self.maximumPhotoBytes else {
-            throw APIError(413, "The upload is larger than 50 MB; send a smaller photo.")
+            throw refuse(413, "The upload is larger than 50 MB; send a smaller photo.")
         }
         guard Self.looksLikeImage(file.content) else {
-            throw APIError(415, "The uploaded file is not an image; send a JPEG photo.")
+            throw refuse(415, "The uploaded file is not an image; send a JPEG photo.")
         }
         let entity = parts.first(where: { $0.name == "entity_type" }).map {
             String(decoding: $0.content, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         } ?? ""
         guard entity == "issue" || entity == "inspection" else {
-            throw APIError(422, "entity_type must be issue or inspection.")
+            throw refuse(422, "entity_type must be issue or inspection.")
         }
         let capturedAt = parts.first(where: { $0.name == "captured_at" }).map {
             String(decoding: $0.content, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -129,7 +129,7 @@ extension DevServerRouter {
                                                     withIntermediateDirectories: true)
             try AtomicFile.write(Data(file.content), to: destination, permissions: 0o644)
         } catch {
-            throw APIError(500, "The photo could not be stored; try again.")
+            throw refuse(500, "The photo could not be stored; try again.")
         }
         try store.queue.write { db in
             try store.put(db, .photo, [
@@ -144,9 +144,9 @@ extension DevServerRouter {
     /// GET /static/<path>: an uploaded file's bytes, no token; anything outside `uploads/` is 404.
     func serveStatic(_ context: RouteContext) throws -> HTTPResponse {
         guard context.request.method.uppercased() == "GET" || context.request.method.uppercased() == "HEAD" else {
-            throw APIError(405, "Only GET is allowed on /static/.")
+            throw refuse(405, "Only GET is allowed on /static/.")
         }
-        let notFound = APIError(404, "There is no such photo.")
+        let notFound = refuse(404, "There is no such photo.")
         let relative = Array(context.segments.dropFirst())
         guard relative.count >= 2, relative[0] == "uploads",
               !relative.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\0") }),

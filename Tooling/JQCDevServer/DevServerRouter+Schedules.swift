@@ -50,11 +50,11 @@ extension DevServerRouter {
         let dueText = try Fields.string(body, "due_date", required: true)!
         let notes = try Fields.string(body, "notes")
         guard let due = CalendarDay(dueText) else {
-            throw APIError(422, "The due date \(dueText) is not a yyyy-MM-dd day.")
+            throw refuse(422, "The due date \(dueText) is not a yyyy-MM-dd day.")
         }
         let doc: Doc = try store.queue.write { db in
             guard let parent = try store.get(db, .inspection, parentID), canSee(inspection: parent, user) else {
-                throw APIError(404, "There is no inspection \(parentID) you can see.")
+                throw refuse(404, "There is no inspection \(parentID) you can see.")
             }
             if var existing = try store.all(db, .schedule).first(where: {
                 $0.bool("active") && $0.int("parent_inspection_id") == parentID && $0.string("frequency") == "once"
@@ -93,7 +93,7 @@ extension DevServerRouter {
             // An unencoded "+" offset arrives as a space.
             let text = raw.replacingOccurrences(of: " ", with: "+")
             guard let date = DateFormats.instant(from: text) else {
-                throw APIError(400, "since must be an ISO 8601 instant such as 2026-07-14T09:30:00-04:00.")
+                throw refuse(400, "since must be an ISO 8601 instant such as 2026-07-14T09:30:00-04:00.")
             }
             since = date
         }
@@ -114,10 +114,10 @@ extension DevServerRouter {
     func markNotificationsRead(_ user: AuthUser, _ context: RouteContext) throws -> HTTPResponse {
         let body = try context.body()
         guard case .array(let items)? = body["ids"] else {
-            throw APIError(400, "The field ids is required and must be an array of integers.")
+            throw refuse(400, "The field ids is required and must be an array of integers.")
         }
         let ids = try Set(items.map { item -> Int64 in
-            guard let id = item.intValue else { throw APIError(400, "The field ids must list integers.") }
+            guard let id = item.intValue else { throw refuse(400, "The field ids must list integers.") }
             return id
         })
         let updated: Int = try store.queue.write { db in

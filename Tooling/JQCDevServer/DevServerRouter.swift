@@ -21,13 +21,13 @@ struct RouteContext {
     let baseURL: String
 
     /// The JSON object body.
-    /// - Throws: ``APIError`` 400 when the body is missing, not JSON, or not an object.
+    /// - Throws: ``DevServerError`` 400 when the body is missing, not JSON, or not an object.
     func body() throws -> Doc {
-        guard !request.body.isEmpty else { throw APIError(400, "The request needs a JSON object body.") }
+        guard !request.body.isEmpty else { throw refuse(400, "The request needs a JSON object body.") }
         guard let value = try? JSONValue.parse(request.body) else {
-            throw APIError(400, "The request body is not valid JSON.")
+            throw refuse(400, "The request body is not valid JSON.")
         }
-        guard let object = value.objectValue else { throw APIError(400, "The request body must be a JSON object.") }
+        guard let object = value.objectValue else { throw refuse(400, "The request body must be a JSON object.") }
         return object
     }
 
@@ -43,26 +43,26 @@ enum Fields {
     static func int(_ body: Doc, _ key: String, required: Bool = false) throws -> Int64? {
         switch body[key] {
         case nil, .null?:
-            if required { throw APIError(400, "The field \(key) is required and must be an integer.") }
+            if required { throw refuse(400, "The field \(key) is required and must be an integer.") }
             return nil
         case .int(let value)?:
             return value
         case .double(let value)? where value.rounded() == value && abs(value) < 9e15:
             return Int64(value)
         default:
-            throw APIError(400, "The field \(key) must be an integer.")
+            throw refuse(400, "The field \(key) must be an integer.")
         }
     }
 
     static func string(_ body: Doc, _ key: String, required: Bool = false) throws -> String? {
         switch body[key] {
         case nil, .null?:
-            if required { throw APIError(400, "The field \(key) is required and must be a string.") }
+            if required { throw refuse(400, "The field \(key) is required and must be a string.") }
             return nil
         case .string(let value)?:
             return value
         default:
-            throw APIError(400, "The field \(key) must be a string.")
+            throw refuse(400, "The field \(key) must be a string.")
         }
     }
 
@@ -71,7 +71,7 @@ enum Fields {
         case nil, .null?: return nil
         case .int(let value)?: return Double(value)
         case .double(let value)?: return value
-        default: throw APIError(400, "The field \(key) must be a number.")
+        default: throw refuse(400, "The field \(key) must be a number.")
         }
     }
 
@@ -79,7 +79,7 @@ enum Fields {
         switch body[key] {
         case nil, .null?: return nil
         case .bool(let value)?: return value
-        default: throw APIError(400, "The field \(key) must be true or false.")
+        default: throw refuse(400, "The field \(key) must be true or false.")
         }
     }
 
@@ -88,10 +88,10 @@ enum Fields {
         case nil, .null?: return nil
         case .array(let items)?:
             return try items.map { item in
-                guard let text = item.stringValue else { throw APIError(400, "The field \(key) must list strings.") }
+                guard let text = item.stringValue else { throw refuse(400, "The field \(key) must list strings.") }
                 return text
             }
-        default: throw APIError(400, "The field \(key) must be an array of strings.")
+        default: throw refuse(400, "The field \(key) must be an array of strings.")
         }
     }
 }
@@ -186,15 +186,15 @@ final class DevServerRouter: HTTPHandler {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let context = RouteContext(request: request, segments: segments, baseURL: "http://\(host)")
         do {
-            if request.bodyTooLarge { throw APIError(413, "The upload is larger than 50 MB; send a smaller photo.") }
+            if request.bodyTooLarge { throw refuse(413, "The upload is larger than 50 MB; send a smaller photo.") }
             if segments.first == "static" { return try serveStatic(context) }
             if segments.first == "__admin" { return try admin(context) }
             guard segments.count >= 2, segments[0] == "api", segments[1] == "v1" else {
-                throw APIError(404, "There is no such endpoint: \(request.path).")
+                throw refuse(404, "There is no such endpoint: \(request.path).")
             }
             return try api(context, Array(segments.dropFirst(2)))
-        } catch let error as APIError {
-            return Envelope.failure(error.status, error.message)
+        } catch let error as DevServerError {
+            return Envelope.failure(error.httpStatus, error.message)
         } catch let error as DatabaseError {
             logger.error("database error: \(error)")
             return Envelope.failure(500, "The server could not read or write its store; try again.")
@@ -208,11 +208,11 @@ final class DevServerRouter: HTTPHandler {
         let method = context.request.method.uppercased()
         func expect(_ allowed: String...) throws {
             guard allowed.contains(method) else {
-                throw APIError(405, "\(method) is not allowed on \(context.request.path).")
+                throw refuse(405, "\(method) is not allowed on \(context.request.path).")
             }
         }
         func id(_ text: String) throws -> Int64 {
-            guard let value = Int64(text) else { throw APIError(404, "There is no record \(text).") }
+            guard let value = Int64(text) else { throw refuse(404, "There is no record \(text).") }
             return value
         }
         switch path.first ?? "" {
@@ -228,7 +228,7 @@ final class DevServerRouter: HTTPHandler {
             case "refresh": try expect("POST"); return try refresh(context)
             case "logout": try expect("POST"); return try logout(context)
             case "me": try expect("GET"); return Envelope.success(userJSON(try authenticate(context).doc))
-            default: throw APIError(404, "There is no such endpoint: \(context.request.path).")
+            default: throw refuse(404, "There is no such endpoint: \(context.request.path).")
             }
         default:
             break
@@ -261,7 +261,7 @@ final class DevServerRouter: HTTPHandler {
             case "comments":
                 try expect("GET", "POST")
                 return try issueComments(user, context, issueID, adding: method == "POST")
-            default: throw APIError(404, "There is no such endpoint: \(context.request.path).")
+            default: throw refuse(404, "There is no such endpoint: \(context.request.path).")
             }
         case ("photos", 2) where path[1] == "upload":
             try expect("POST")
@@ -282,7 +282,7 @@ final class DevServerRouter: HTTPHandler {
             try expect("GET")
             return try dashboard(user, context)
         default:
-            throw APIError(404, "There is no such endpoint: \(context.request.path).")
+            throw refuse(404, "There is no such endpoint: \(context.request.path).")
         }
     }
 
@@ -314,7 +314,7 @@ final class DevServerRouter: HTTPHandler {
     func rejectLocalReferences(_ value: JSONValue, field: String) throws {
         switch value {
         case .string(let text) where text.hasPrefix("local://"):
-            throw APIError(422, "The field \(field) holds a device-local reference (\(text)); upload the photo first.")
+            throw refuse(422, "The field \(field) holds a device-local reference (\(text)); upload the photo first.")
         case .array(let items): try items.forEach { try rejectLocalReferences($0, field: field) }
         case .object(let members): try members.forEach { try rejectLocalReferences($0.value, field: field) }
         default: break
