@@ -1,5 +1,6 @@
 import Foundation
 import JQCKit
+import JQCTestSupport
 import Testing
 @testable import JQCDevServer
 
@@ -67,5 +68,41 @@ struct ReferenceTests {
         #expect(encoded.status == 404)
         #expect(harness.get("/static/server.sqlite").status == 404)
         #expect(harness.get("/static/uploads/../../../../etc/passwd").status == 404)
+    }
+}
+
+@Suite("Custom seeds")
+struct CustomSeedTests {
+    @Test("a seed file is loaded, rebased and numbered like the demo seed")
+    func seedFile() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-devserver-seed")
+        let seed: JSONValue = [
+            "today": "2026-01-10", "timezone": "UTC",
+            "users": [["id": 1, "username": "kim", "password": "pw", "role": "supervisor", "full_name": "",
+                       "email": "kim@example.com", "project_ids": [5]]],
+            "projects": [["id": 5, "name": "Depot"]],
+            "facilities": [["id": 50, "name": "Depot", "address": "1 Rd", "project_id": 5, "is_active": true]],
+            "areas": [], "templates": [],
+            "scheduled_inspections": [["id": 70, "facility_id": 50, "template_id": 1, "inspector_id": nil,
+                                       "frequency": "weekly", "due_date": "2026-01-09", "notes": nil,
+                                       "parent_inspection_id": nil, "active": true]],
+        ]
+        let file = directory.path("seed.json")
+        try seed.jsonData().write(to: file)
+        let server = DevServer(configuration: DevServerConfiguration(
+            dataDirectory: directory.path("data"), seed: .file(file), today: CalendarDay("2026-01-20")))
+        let port = try server.start()
+        defer { server.stop() }
+        let harness = try Harness()
+        harness.base = "http://127.0.0.1:\(port)"
+        let token = harness.login("kim", "pw").access
+        #expect(harness.get("/auth/me", token: token).data?["username"] == "kim")
+        #expect(harness.get("/facilities", token: token).data?.ids == [50])
+        let schedule = harness.get("/scheduled-inspections", token: token).data?.arrayValue?.first
+        #expect(schedule?["due_date"] == "2026-01-19")
+        #expect(schedule?["is_overdue"] == true)
+        let issue = harness.request("POST", "/issues", ["facility_id": 50, "severity": "low", "description": "x"],
+                                    token: token)
+        #expect(issue.data?["id"] == 71)
     }
 }

@@ -138,7 +138,9 @@ extension DevServerRouter {
     /// PATCH /issues/<id>/photos: `result_photos` replaces `mobile_photo_paths` (a retry cannot duplicate).
     func updateIssuePhotos(_ user: AuthUser, _ context: RouteContext, _ id: Int64) throws -> HTTPResponse {
         let body = try context.body()
-        guard let paths = try Fields.stringArray(body, "result_photos") else {
+        // `mobile_photo_paths` is accepted as a synonym so a client naming the stored field is not refused.
+        let synonym = try Fields.stringArray(body, "mobile_photo_paths")
+        guard let paths = try Fields.stringArray(body, "result_photos") ?? synonym else {
             throw refuse(400, "The field result_photos is required and must be an array of paths.")
         }
         try rejectLocalReferences(.array(paths.map(JSONValue.string)), field: "result_photos")
