@@ -70,8 +70,14 @@ struct PhotoAndFaultTests {
         #expect(reply.curlExit == 28)
         #expect(harness.get("/health").status == 200)
         #expect(harness.get("/__admin/state").data?["photos"] == [])
-        let leftovers = try FileManager.default.contentsOfDirectory(
-            atPath: harness.directory.url.appendingPathComponent("data/tmp").path)
+        // The server learns of the disconnect on its own schedule: wait (bounded) for the part file to go.
+        let temporary = harness.directory.url.appendingPathComponent("data/tmp").path
+        let deadline = Date().addingTimeInterval(10)
+        var leftovers = try FileManager.default.contentsOfDirectory(atPath: temporary)
+        while !leftovers.isEmpty, Date() < deadline {
+            usleep(20_000)
+            leftovers = try FileManager.default.contentsOfDirectory(atPath: temporary)
+        }
         #expect(leftovers.isEmpty)
     }
 
@@ -87,7 +93,7 @@ struct PhotoAndFaultTests {
         #expect(harness.get("/issues", token: token).status == 200)
         #expect(harness.get("/__admin/state").data?["issues"]?.ids == [48, 49, 50, 51])
         harness.request("POST", "/__admin/faults", [
-            "method": "GET", "path_prefix": "/api/v1/facilities", "mode": "status", "status": 426, "count": 2,
+            "method": "GET", "path_prefix": "/facilities", "mode": "status", "status": 426, "count": 2,
         ])
         #expect(harness.get("/facilities", token: token).error == "update_required")
         #expect(harness.get("/facilities", token: token).status == 426)

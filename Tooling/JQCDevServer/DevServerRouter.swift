@@ -97,6 +97,8 @@ enum Fields {
 }
 
 /// An admin-installed fault (SHELL.md, `POST /__admin/faults`).
+/// `path_prefix` matches the full path (`/api/v1/issues`) or, when it does not start with `/api/`, the path under
+/// `/api/v1` (`/issues`).
 struct Fault: Sendable {
     var method: String?
     var pathPrefix: String
@@ -171,7 +173,8 @@ final class DevServerRouter: HTTPHandler {
     private func takeFault(method: String, path: String) -> Fault? {
         faults.withLock { list in
             guard let index = list.firstIndex(where: { fault in
-                path.hasPrefix(fault.pathPrefix)
+                (path.hasPrefix(fault.pathPrefix)
+                    || (!fault.pathPrefix.hasPrefix("/api/") && path.hasPrefix("/api/v1" + fault.pathPrefix)))
                     && (fault.method.map { $0.caseInsensitiveCompare(method) == .orderedSame } ?? true)
             }) else { return nil }
             let fault = list[index]
