@@ -84,6 +84,7 @@ public final class DevServer: Sendable {
         }
         let store = try ServerStore(directory: configuration.dataDirectory, seed: configuration.seed, today: today,
                                     now: clock.now)
+        store.ensureSeedPlaceholders()
         let logger = Logger(label: "devserver",
                             sink: FileLogSink(url: configuration.dataDirectory.appendingPathComponent("server.log")),
                             clock: clock)

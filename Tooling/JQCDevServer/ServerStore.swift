@@ -278,3 +278,21 @@ final class ServerStore: Sendable {
         try db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", [key, value])
     }
 }
+
+extension ServerStore {
+    /// Writes the placeholder JPEG for every seed photo path (`uploads/…/seed-*`) referenced by a stored
+    /// inspection or issue whose file is missing, so `/static/` keeps serving them after a cleanup.
+    func ensureSeedPlaceholders() {
+        guard let records = try? queue.read({ db in try all(db, .inspection) + all(db, .issue) }) else { return }
+        let paths = ServerStore.seedPhotoPaths(.object([
+            "inspections": .array(records.map(JSONValue.object)), "issues": .array([]),
+        ])).filter { ($0 as NSString).lastPathComponent.hasPrefix("seed-") }
+        for path in paths {
+            let file = uploadsDirectory.deletingLastPathComponent().appendingPathComponent(path)
+            guard !FileManager.default.fileExists(atPath: file.path) else { continue }
+            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(),
+                                                     withIntermediateDirectories: true)
+            try? PlaceholderJPEG.data.write(to: file)
+        }
+    }
+}
