@@ -89,10 +89,18 @@ public final class DevServer: Sendable {
                             sink: FileLogSink(url: configuration.dataDirectory.appendingPathComponent("server.log")),
                             clock: clock)
         let router = DevServerRouter(store: store, configuration: configuration, today: today, logger: logger)
+        // Part files of uploads cut short by a crash are never resumed: start with an empty folder.
         let temporary = configuration.dataDirectory.appendingPathComponent("tmp", isDirectory: true)
+        try? FileManager.default.removeItem(at: temporary)
         try? FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         let http = HTTPServer(handler: router, temporaryDirectory: temporary)
-        let port = try http.start(host: configuration.host, port: configuration.port)
+        let port: Int
+        do {
+            port = try http.start(host: configuration.host, port: configuration.port)
+        } catch {
+            store.queue.close()
+            throw error
+        }
         running.withLock { $0 = (http, port, store) }
         logger.info("listening on \(configuration.host):\(port)")
         return port
@@ -117,4 +125,6 @@ public final class DevServer: Sendable {
 
     /// The bound port while running, else `nil`.
     public var port: Int? { running.withLock { $0?.port } }
+
+    deinit { stop() }
 }
