@@ -217,3 +217,23 @@ struct InspectionTests {
         ], token: harness.token("alex")).status == 404)
     }
 }
+
+@Suite("Re-inspections across inspectors")
+struct CrossInspectorTests {
+    @Test("an inspector may re-inspect another inspector's flagged inspection in the same contract")
+    func reinspectOthers() throws {
+        let harness = try Harness()
+        let token = harness.token("sam")
+        let reply = harness.request("POST", "/inspections", [
+            "template_id": 4, "facility_id": 21, "status": "completed", "form_data": ["109": "true"],
+            "parent_inspection_id": 502,
+        ], token: token)
+        #expect(reply.status == 201)
+        #expect(reply.data?["parent_inspection_id"] == 502)
+        #expect(reply.data?["overall_score"] == .double(50.0))  // checkbox 109 earned, radio 105 missing
+        let outside = harness.request("POST", "/inspections", [
+            "template_id": 3, "facility_id": 21, "form_data": [:], "parent_inspection_id": 501,
+        ], token: token)
+        #expect(outside.status == 422)
+    }
+}

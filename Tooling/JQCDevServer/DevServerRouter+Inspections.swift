@@ -191,7 +191,7 @@ extension DevServerRouter {
                 if parentID == nil, let inherited = found.int("parent_inspection_id") { parentID = inherited }
             }
             if let parentID {
-                guard var parent = all.first(where: { $0.int("id") == parentID }), canSee(inspection: parent, user)
+                guard var parent = all.first(where: { $0.int("id") == parentID }), inScope(parent, user)
                 else { throw refuse(422, "There is no inspection \(parentID) to re-inspect.") }
                 parent["follow_up_required"] = .bool(false)
                 try store.put(db, .inspection, parent)

@@ -103,7 +103,7 @@ extension DevServerRouter {
             }
             if let inspectionID {
                 guard let inspection = try store.get(db, .inspection, inspectionID),
-                      canSee(inspection: inspection, user)
+                      inScope(inspection, user)
                 else { throw refuse(422, "There is no inspection \(inspectionID) to attach the issue to.") }
             }
             let stamp = JSONValue.string(DateFormats.instantString(now))

@@ -302,6 +302,12 @@ final class DevServerRouter: HTTPHandler {
         return facilityIDsInScope(user).contains(inspection.int("facility_id") ?? -1)
     }
 
+    /// True when the inspection is at a facility of the user's contracts (a re-inspection may follow
+    /// another inspector's work; an issue may point at it).
+    func inScope(_ inspection: Doc, _ user: AuthUser) -> Bool {
+        facilityIDsInScope(user).contains(inspection.int("facility_id") ?? -1)
+    }
+
     func canSee(issue: Doc, _ user: AuthUser) -> Bool {
         issue.int("reported_by_id") == user.id || issue.int("assigned_to_id") == user.id
     }
