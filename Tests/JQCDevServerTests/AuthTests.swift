@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import Testing
+
 @testable import JQCDevServer
 
 @Suite("Auth and health")
@@ -21,9 +22,11 @@ struct AuthTests {
         let harness = try Harness()
         let reply = harness.request("POST", "/auth/login", ["username": "alex", "password": "inspect-demo"])
         #expect(reply.status == 200)
-        #expect(reply.data?["user"] == [
-            "id": 7, "username": "alex", "role": "inspector", "full_name": "Alex Rivera", "email": "alex@example.com",
-        ])
+        #expect(
+            reply.data?["user"] == [
+                "id": 7, "username": "alex", "role": "inspector", "full_name": "Alex Rivera",
+                "email": "alex@example.com",
+            ])
         let access = try #require(reply.data?["access_token"]?.stringValue)
         #expect(access.split(separator: ".").count == 3)
         let refresh = try #require(reply.data?["refresh_token"]?.stringValue)
@@ -59,8 +62,9 @@ struct AuthTests {
         #expect(wrongType.status == 400)
         #expect(wrongType.error == "The field username must be a string.")
         let token = harness.token("alex")
-        let inspection = harness.request("POST", "/inspections", ["template_id": "3", "facility_id": 11],
-                                         token: token)
+        let inspection = harness.request(
+            "POST", "/inspections", ["template_id": "3", "facility_id": 11],
+            token: token)
         #expect(inspection.status == 400)
         #expect(harness.request("POST", "/inspections", raw: "[1,2]", token: token).status == 400)
         #expect(harness.get("/nowhere", token: token).status == 404)
@@ -84,8 +88,9 @@ struct AuthTests {
     func logout() throws {
         let harness = try Harness()
         let tokens = harness.login("alex")
-        let reply = harness.request("POST", "/auth/logout", ["refresh_token": .string(tokens.refresh)],
-                                    token: tokens.access)
+        let reply = harness.request(
+            "POST", "/auth/logout", ["refresh_token": .string(tokens.refresh)],
+            token: tokens.access)
         #expect(reply.status == 200)
         #expect(reply.data == .object([:]))
         #expect(harness.request("POST", "/auth/refresh", ["refresh_token": .string(tokens.refresh)]).status == 401)
@@ -131,8 +136,10 @@ struct AuthTests {
     @Test("requests with the X-JQC headers and without them are both accepted")
     func clientHeaders() throws {
         let harness = try Harness()
-        let with = harness.curl([harness.base + "/api/v1/health", "-H", "X-JQC-Client: ipad/1.0",
-                                 "-H", "X-JQC-API-Version: 1"])
+        let with = harness.curl([
+            harness.base + "/api/v1/health", "-H", "X-JQC-Client: ipad/1.0",
+            "-H", "X-JQC-API-Version: 1",
+        ])
         #expect(with.status == 200)
         #expect(harness.get("/health").status == 200)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import JQCTestSupport
 import Testing
+
 @testable import JQCDevServer
 
 @Suite("jqc-devserver command line")
@@ -10,8 +11,12 @@ struct CommandLineTests {
     @Test("the binary prints the listening line first, serves, and exits 0 on SIGTERM")
     func listenAndTerminate() throws {
         let directory = TemporaryDirectory(prefix: "jqc-devserver-cli")
-        let child = try ChildProcess(binary, ["--port", "0", "--admin", "--data-dir", directory.path("data").path,
-                                              "--today", "2026-07-14"])
+        let child = try ChildProcess(
+            binary,
+            [
+                "--port", "0", "--admin", "--data-dir", directory.path("data").path,
+                "--today", "2026-07-14",
+            ])
         let line = try #require(child.readLine())
         #expect(line.hasPrefix("listening on http://127.0.0.1:"))
         let port = try #require(Int(line.split(separator: ":").last ?? ""))
@@ -44,8 +49,10 @@ struct CommandLineTests {
 
     @Test("options parse into the configuration")
     func parsing() throws {
-        let options = try DevServerOptions.parse(["--host", "127.0.0.1", "--port", "8080", "--today", "2026-01-02",
-                                                  "--admin", "--access-ttl", "30", "--refresh-ttl", "60"])
+        let options = try DevServerOptions.parse([
+            "--host", "127.0.0.1", "--port", "8080", "--today", "2026-01-02",
+            "--admin", "--access-ttl", "30", "--refresh-ttl", "60",
+        ])
         #expect(options.configuration.port == 8080)
         #expect(options.configuration.today?.text == "2026-01-02")
         #expect(options.configuration.admin)

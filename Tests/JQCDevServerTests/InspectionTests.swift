@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import Testing
+
 @testable import JQCDevServer
 
 @Suite("Inspections")
@@ -23,11 +24,13 @@ struct InspectionTests {
     @Test("inspectors see their own inspections; supervisors and above see their contracts'")
     func scope() throws {
         let harness = try Harness()
-        #expect(harness.get("/inspections?status=completed", token: harness.token("alex")).data?["inspections"]?.ids
-            == [501, 502])
+        #expect(
+            harness.get("/inspections?status=completed", token: harness.token("alex")).data?["inspections"]?.ids
+                == [501, 502])
         #expect(harness.get("/inspections", token: harness.token("sam")).data?["inspections"]?.ids == [504, 503])
-        #expect(harness.get("/inspections", token: harness.token("dana")).data?["inspections"]?.ids
-            == [501, 502, 504, 503])
+        #expect(
+            harness.get("/inspections", token: harness.token("dana")).data?["inspections"]?.ids
+                == [501, 502, 504, 503])
         let alex = harness.token("alex")
         #expect(harness.get("/inspections/503", token: alex).status == 404)
         #expect(harness.get("/inspections/99999", token: alex).status == 404)
@@ -36,9 +39,10 @@ struct InspectionTests {
         #expect(shown?["template_name"] == "Restroom QC")
         #expect(shown?["inspector_name"] == "Alex Rivera")
         #expect(shown?["area_name"] == "1st Floor Restrooms")
-        #expect(shown?["form_media"] == [
-            "9": .string(harness.base + "/static/uploads/inspection_photos/seed-501-9.jpg"),
-        ])
+        #expect(
+            shown?["form_media"] == [
+                "9": .string(harness.base + "/static/uploads/inspection_photos/seed-501-9.jpg")
+            ])
         #expect(shown?["overall_score"] == .double(53.33))
     }
 
@@ -87,8 +91,9 @@ struct InspectionTests {
         let state = harness.get("/__admin/state").data
         #expect(state?["inspections"]?.arrayValue?.filter { $0["local_id"] == "abc-1" }.count == 1)
         // The same local_id from another user is a different record.
-        let other = harness.request("POST", "/inspections", submission(["local_id": "abc-1"]),
-                                    token: harness.token("dana"))
+        let other = harness.request(
+            "POST", "/inspections", submission(["local_id": "abc-1"]),
+            token: harness.token("dana"))
         #expect(other.status == 201)
         #expect(other.data?["id"] != .int(id))
     }
@@ -97,9 +102,11 @@ struct InspectionTests {
     func refusals() throws {
         let harness = try Harness()
         let token = harness.token("sam")
-        let local = harness.request("POST", "/inspections", submission([
-            "facility_id": 21, "area_id": 211, "form_data": ["9": "local://photo/1.jpg"],
-        ]), token: token)
+        let local = harness.request(
+            "POST", "/inspections",
+            submission([
+                "facility_id": 21, "area_id": 211, "form_data": ["9": "local://photo/1.jpg"],
+            ]), token: token)
         #expect(local.status == 422)
         #expect(local.error?.contains("local://photo/1.jpg") == true)
         #expect(harness.request("POST", "/inspections", submission(["template_id": 99]), token: token).status == 422)
@@ -112,8 +119,9 @@ struct InspectionTests {
     func followUpScheduleFulfilment() throws {
         let harness = try Harness()
         let token = harness.token("alex")
-        let created = harness.request("POST", "/inspections", submission(["scheduled_inspection_id": 904]),
-                                      token: token)
+        let created = harness.request(
+            "POST", "/inspections", submission(["scheduled_inspection_id": 904]),
+            token: token)
         #expect(created.status == 201)
         #expect(created.data?["parent_inspection_id"] == 501)
         #expect(created.data?["scheduled_inspection_id"] == 904)
@@ -134,18 +142,22 @@ struct InspectionTests {
         #expect(daily?["due_date"] == "2026-07-15")
         #expect(daily?["next_due_date"] == "2026-07-16")
         let dana = harness.token("dana")
-        let monthly = harness.request("POST", "/inspections", submission([
-            "facility_id": 31, "area_id": 311, "template_id": 5, "form_data": ["201": "Pass"],
-            "scheduled_inspection_id": 905,
-        ]), token: dana)
+        let monthly = harness.request(
+            "POST", "/inspections",
+            submission([
+                "facility_id": 31, "area_id": 311, "template_id": 5, "form_data": ["201": "Pass"],
+                "scheduled_inspection_id": 905,
+            ]), token: dana)
         #expect(monthly.status == 201)
         let schedule = harness.get("/scheduled-inspections", token: dana).data?.arrayValue?.first { $0["id"] == 905 }
         #expect(schedule?["due_date"] == "2026-08-01")
         #expect(schedule?["is_overdue"] == false)
-        let weekly = harness.request("POST", "/inspections", submission([
-            "facility_id": 12, "area_id": 121, "template_id": 5, "form_data": ["201": "Fail"],
-            "scheduled_inspection_id": 903,
-        ]), token: alex)
+        let weekly = harness.request(
+            "POST", "/inspections",
+            submission([
+                "facility_id": 12, "area_id": 121, "template_id": 5, "form_data": ["201": "Fail"],
+                "scheduled_inspection_id": 903,
+            ]), token: alex)
         #expect(weekly.data?["overall_score"] == .double(0.0))
         let after = harness.get("/scheduled-inspections", token: alex).data?.arrayValue?.first { $0["id"] == 903 }
         #expect(after?["due_date"] == "2026-07-27")
@@ -175,9 +187,11 @@ struct InspectionTests {
         let harness = try Harness()
         let token = harness.token("alex")
         let id = try #require(harness.request("POST", "/inspections", submission(), token: token).data?["id"]?.intValue)
-        let patched = harness.request("PATCH", "/inspections/\(id)", [
-            "form_data": ["2": "5", "6": false], "submit_latitude": 1.0, "notes": "redo",
-        ], token: token)
+        let patched = harness.request(
+            "PATCH", "/inspections/\(id)",
+            [
+                "form_data": ["2": "5", "6": false], "submit_latitude": 1.0, "notes": "redo",
+            ], token: token)
         #expect(patched.status == 200)
         #expect(patched.data?["overall_score"] == .double(33.33))
         #expect(patched.data?["submit_latitude"] == .null)
@@ -189,32 +203,44 @@ struct InspectionTests {
     func scheduleFollowUp() throws {
         let harness = try Harness()
         let token = harness.token("dana")
-        let first = harness.request("POST", "/scheduled-inspections/follow-up", [
-            "parent_inspection_id": 502, "due_date": "2026-07-20", "notes": "Check again",
-        ], token: token)
+        let first = harness.request(
+            "POST", "/scheduled-inspections/follow-up",
+            [
+                "parent_inspection_id": 502, "due_date": "2026-07-20", "notes": "Check again",
+            ], token: token)
         #expect(first.status == 200)
         let id = try #require(first.data?["id"]?.intValue)
         #expect(first.data?["facility_id"] == 21)
         #expect(first.data?["template_id"] == 4)
         #expect(first.data?["inspector_id"] == 7)
         #expect(first.data?["frequency"] == "once")
-        let second = harness.request("POST", "/scheduled-inspections/follow-up", [
-            "parent_inspection_id": 502, "due_date": "2026-07-22",
-        ], token: token)
+        let second = harness.request(
+            "POST", "/scheduled-inspections/follow-up",
+            [
+                "parent_inspection_id": 502, "due_date": "2026-07-22",
+            ], token: token)
         #expect(second.data?["id"] == .int(id))
         #expect(second.data?["due_date"] == "2026-07-22")
         #expect(second.data?["notes"] == "Check again")
-        let again = harness.request("POST", "/scheduled-inspections/follow-up", [
-            "parent_inspection_id": 501, "due_date": "2026-07-30",
-        ], token: token)
+        let again = harness.request(
+            "POST", "/scheduled-inspections/follow-up",
+            [
+                "parent_inspection_id": 501, "due_date": "2026-07-30",
+            ], token: token)
         #expect(again.data?["id"] == 904)
-        let bad = harness.request("POST", "/scheduled-inspections/follow-up", [
-            "parent_inspection_id": 502, "due_date": "2026-02-30",
-        ], token: token)
+        let bad = harness.request(
+            "POST", "/scheduled-inspections/follow-up",
+            [
+                "parent_inspection_id": 502, "due_date": "2026-02-30",
+            ], token: token)
         #expect(bad.status == 422)
-        #expect(harness.request("POST", "/scheduled-inspections/follow-up", [
-            "parent_inspection_id": 503, "due_date": "2026-07-30",
-        ], token: harness.token("alex")).status == 404)
+        #expect(
+            harness.request(
+                "POST", "/scheduled-inspections/follow-up",
+                [
+                    "parent_inspection_id": 503, "due_date": "2026-07-30",
+                ], token: harness.token("alex")
+            ).status == 404)
     }
 }
 
@@ -224,16 +250,20 @@ struct CrossInspectorTests {
     func reinspectOthers() throws {
         let harness = try Harness()
         let token = harness.token("sam")
-        let reply = harness.request("POST", "/inspections", [
-            "template_id": 4, "facility_id": 21, "status": "completed", "form_data": ["109": "true"],
-            "parent_inspection_id": 502,
-        ], token: token)
+        let reply = harness.request(
+            "POST", "/inspections",
+            [
+                "template_id": 4, "facility_id": 21, "status": "completed", "form_data": ["109": "true"],
+                "parent_inspection_id": 502,
+            ], token: token)
         #expect(reply.status == 201)
         #expect(reply.data?["parent_inspection_id"] == 502)
         #expect(reply.data?["overall_score"] == .double(50.0))  // checkbox 109 earned, radio 105 missing
-        let outside = harness.request("POST", "/inspections", [
-            "template_id": 3, "facility_id": 21, "form_data": [:], "parent_inspection_id": 501,
-        ], token: token)
+        let outside = harness.request(
+            "POST", "/inspections",
+            [
+                "template_id": 3, "facility_id": 21, "form_data": [:], "parent_inspection_id": 501,
+            ], token: token)
         #expect(outside.status == 422)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import Testing
+
 @testable import JQCDevServer
 
 @Suite("Issues, schedules, notifications, dashboard")
@@ -12,13 +13,17 @@ struct IssueTests {
         let issues = harness.get("/issues", token: token).data
         #expect(issues?.ids == [50, 49, 48])
         let leak = issues?.arrayValue?.first { $0["id"] == 48 }
-        #expect(leak?["photo_urls"] == .array([
-            .string(harness.base + "/static/uploads/issue_photos/seed-48-a.jpg"),
-            .string(harness.base + "/static/uploads/issue_photos/seed-48-b.jpg"),
-        ]))
-        #expect(leak?["result_photo_urls"] == .array([
-            .string(harness.base + "/static/uploads/issue_photos/seed-48-fixed.jpg"),
-        ]))
+        #expect(
+            leak?["photo_urls"]
+                == .array([
+                    .string(harness.base + "/static/uploads/issue_photos/seed-48-a.jpg"),
+                    .string(harness.base + "/static/uploads/issue_photos/seed-48-b.jpg"),
+                ]))
+        #expect(
+            leak?["result_photo_urls"]
+                == .array([
+                    .string(harness.base + "/static/uploads/issue_photos/seed-48-fixed.jpg")
+                ]))
         #expect(leak?["handler_label"] == "Facility: Courthouse Maintenance")
         #expect(leak?["reported_by_name"] == "Alex Rivera")
         #expect(leak?["facility_name"] == "Main Courthouse")
@@ -45,18 +50,28 @@ struct IssueTests {
         #expect(harness.request("POST", "/issues", body, token: token).data?["id"] == .int(id))
         #expect(harness.get("/issues", token: token).data?.ids == [id])
         for _ in 0..<2 {
-            let patched = harness.request("PATCH", "/issues/\(id)/photos", [
-                "result_photos": ["uploads/issue_photos/b.jpg", "uploads/issue_photos/c.jpg"],
-            ], token: token)
-            #expect(patched.data?["mobile_photo_paths"] == ["uploads/issue_photos/b.jpg", "uploads/issue_photos/c.jpg"])
+            let patched = harness.request(
+                "PATCH", "/issues/\(id)/photos",
+                [
+                    "result_photos": ["uploads/issue_photos/b.jpg", "uploads/issue_photos/c.jpg"]
+                ], token: token)
+            #expect(
+                patched.data?["mobile_photo_paths"] == ["uploads/issue_photos/b.jpg", "uploads/issue_photos/c.jpg"])
             #expect(patched.data?["photo_urls"]?.arrayValue?.count == 3)
         }
-        #expect(harness.request("PATCH", "/issues/\(id)/photos", ["result_photos": ["local://x"]], token: token)
-            .status == 422)
-        #expect(harness.request("POST", "/issues", ["facility_id": 22, "severity": "huge", "description": "x"],
-                                token: token).status == 422)
-        #expect(harness.request("POST", "/issues", ["facility_id": 11, "severity": "low", "description": "x"],
-                                token: token).status == 422)
+        #expect(
+            harness.request("PATCH", "/issues/\(id)/photos", ["result_photos": ["local://x"]], token: token)
+                .status == 422)
+        #expect(
+            harness.request(
+                "POST", "/issues", ["facility_id": 22, "severity": "huge", "description": "x"],
+                token: token
+            ).status == 422)
+        #expect(
+            harness.request(
+                "POST", "/issues", ["facility_id": 11, "severity": "low", "description": "x"],
+                token: token
+            ).status == 422)
     }
 
     @Test("status and handler updates are validated and the handler label follows the type")
@@ -67,9 +82,11 @@ struct IssueTests {
         #expect(resolved.data?["status"] == "resolved")
         #expect(harness.request("PATCH", "/issues/49/status", ["status": "closed"], token: token).status == 422)
         #expect(harness.request("PATCH", "/issues/49/status", ["status": 3], token: token).status == 400)
-        let vendor = harness.request("PATCH", "/issues/48/handler", [
-            "handler_type": "vendor", "vendor_name": "Pipes Inc", "vendor_contact": "555",
-        ], token: token)
+        let vendor = harness.request(
+            "PATCH", "/issues/48/handler",
+            [
+                "handler_type": "vendor", "vendor_name": "Pipes Inc", "vendor_contact": "555",
+            ], token: token)
         #expect(vendor.data?["handler_label"] == "Vendor: Pipes Inc")
         #expect(vendor.data?["facility_handler_name"] == .null)
         let internalTeam = harness.request("PATCH", "/issues/48/handler", ["handler_type": "internal"], token: token)
@@ -135,10 +152,11 @@ struct IssueTests {
     func dashboard() throws {
         let harness = try Harness()
         let alex = harness.get("/dashboard/stats", token: harness.token("alex")).data
-        #expect(alex == [
-            "inspections_this_week": 2, "average_score": 74.16, "open_issues": 2, "overdue_schedules": 1,
-            "pending_follow_ups": 1,
-        ])
+        #expect(
+            alex == [
+                "inspections_this_week": 2, "average_score": 74.16, "open_issues": 2, "overdue_schedules": 1,
+                "pending_follow_ups": 1,
+            ])
         let dana = harness.get("/dashboard/stats", token: harness.token("dana")).data
         #expect(dana?["overdue_schedules"] == 1)
         #expect(dana?["open_issues"] == 2)

@@ -2,6 +2,7 @@ import Foundation
 import JQCKit
 import JQCTestSupport
 import Testing
+
 @testable import JQCDevServer
 
 @Suite("Photos, faults, concurrency, restarts")
@@ -19,8 +20,9 @@ struct PhotoAndFaultTests {
         let harness = try Harness()
         let token = harness.token("alex")
         let file = try jpeg(harness)
-        let reply = harness.upload(file, entity: "inspection", token: token,
-                                   extra: ["-F", "captured_at=2026-07-14T08:00:00-04:00"])
+        let reply = harness.upload(
+            file, entity: "inspection", token: token,
+            extra: ["-F", "captured_at=2026-07-14T08:00:00-04:00"])
         #expect(reply.status == 200)
         let path = try #require(reply.data?["path"]?.stringValue)
         #expect(path.hasPrefix("uploads/inspection_photos/") && path.hasSuffix(".jpg"))
@@ -65,8 +67,9 @@ struct PhotoAndFaultTests {
         var bytes = PlaceholderJPEG.data
         bytes.append(Data(count: 4 * 1024 * 1024))
         try bytes.write(to: file)
-        let reply = harness.upload(file, token: harness.token("alex"),
-                                   extra: ["--limit-rate", "1M", "--max-time", "1"])
+        let reply = harness.upload(
+            file, token: harness.token("alex"),
+            extra: ["--limit-rate", "1M", "--max-time", "1"])
         #expect(reply.curlExit == 28)
         #expect(harness.get("/health").status == 200)
         #expect(harness.get("/__admin/state").data?["photos"] == [])
@@ -86,15 +89,18 @@ struct PhotoAndFaultTests {
         let harness = try Harness()
         let token = harness.token("alex")
         harness.request("POST", "/__admin/faults", ["path_prefix": "/api/v1/issues", "mode": "status", "status": 503])
-        let failed = harness.request("POST", "/issues", ["facility_id": 11, "severity": "low", "description": "x"],
-                                     token: token)
+        let failed = harness.request(
+            "POST", "/issues", ["facility_id": 11, "severity": "low", "description": "x"],
+            token: token)
         #expect(failed.status == 503)
         #expect(failed.json?["ok"] == false)
         #expect(harness.get("/issues", token: token).status == 200)
         #expect(harness.get("/__admin/state").data?["issues"]?.ids == [48, 49, 50, 51])
-        harness.request("POST", "/__admin/faults", [
-            "method": "GET", "path_prefix": "/facilities", "mode": "status", "status": 426, "count": 2,
-        ])
+        harness.request(
+            "POST", "/__admin/faults",
+            [
+                "method": "GET", "path_prefix": "/facilities", "mode": "status", "status": 426, "count": 2,
+            ])
         #expect(harness.get("/facilities", token: token).error == "update_required")
         #expect(harness.get("/facilities", token: token).status == 426)
         #expect(harness.get("/facilities", token: token).status == 200)
@@ -151,9 +157,11 @@ struct PhotoAndFaultTests {
             ]
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["-s", "-o", output.path, "-X", "POST", harness.base + "/api/v1/issues",
-                                 "-H", "Authorization: Bearer \(tokens[index])", "-H", "Content-Type: application/json",
-                                 "--data-binary", body.jsonString()]
+            process.arguments = [
+                "-s", "-o", output.path, "-X", "POST", harness.base + "/api/v1/issues",
+                "-H", "Authorization: Bearer \(tokens[index])", "-H", "Content-Type: application/json",
+                "--data-binary", body.jsonString(),
+            ]
             try process.run()
             running.append((process, output))
         }
@@ -172,14 +180,16 @@ struct PhotoAndFaultTests {
     func restartKeepsState() throws {
         let harness = try Harness()
         let tokens = harness.login("alex")
-        let first = harness.request("POST", "/issues", ["facility_id": 11, "severity": "low", "description": "before"],
-                                    token: tokens.access)
+        let first = harness.request(
+            "POST", "/issues", ["facility_id": 11, "severity": "low", "description": "before"],
+            token: tokens.access)
         let firstID = try #require(first.data?["id"]?.intValue)
         try harness.restart()
         #expect(harness.get("/issues/\(firstID)", token: tokens.access).data?["description"] == "before")
         #expect(harness.request("POST", "/auth/refresh", ["refresh_token": .string(tokens.refresh)]).status == 200)
-        let second = harness.request("POST", "/issues", ["facility_id": 11, "severity": "low", "description": "after"],
-                                     token: tokens.access)
+        let second = harness.request(
+            "POST", "/issues", ["facility_id": 11, "severity": "low", "description": "after"],
+            token: tokens.access)
         #expect((second.data?["id"]?.intValue ?? 0) > firstID)
     }
 
@@ -203,8 +213,9 @@ struct LifecycleTests {
     func portInUse() throws {
         let harness = try Harness()
         let port = try #require(harness.server.port)
-        let other = DevServer(configuration: DevServerConfiguration(
-            port: port, dataDirectory: harness.directory.url.appendingPathComponent("other")))
+        let other = DevServer(
+            configuration: DevServerConfiguration(
+                port: port, dataDirectory: harness.directory.url.appendingPathComponent("other")))
         #expect(throws: DevServerError.self) { try other.start() }
         #expect(harness.get("/health").status == 200)
     }
@@ -224,8 +235,10 @@ struct LifecycleTests {
     func plusOffsetCursor() throws {
         let harness = try Harness()
         let token = harness.token("alex")
-        let reply = harness.curl([harness.base + "/api/v1/notifications?since=2026-07-11T15:00:05+02:00",
-                                  "-H", "Authorization: Bearer \(token)"])
+        let reply = harness.curl([
+            harness.base + "/api/v1/notifications?since=2026-07-11T15:00:05+02:00",
+            "-H", "Authorization: Bearer \(token)",
+        ])
         #expect(reply.data?.ids == [3002])
     }
 }

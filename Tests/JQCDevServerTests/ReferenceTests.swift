@@ -2,6 +2,7 @@ import Foundation
 import JQCKit
 import JQCTestSupport
 import Testing
+
 @testable import JQCDevServer
 
 @Suite("Reference data, scope and rebasing")
@@ -26,9 +27,10 @@ struct ReferenceTests {
         let templates = harness.get("/templates", token: token).data
         #expect(templates?.ids == [3, 4, 5])
         let office = templates?.arrayValue?[1]
-        #expect(office?["form_schema"]?.arrayValue?.first == [
-            "id": "101", "type": "section", "label": "Office Areas", "row": 1, "col": 1, "colSpan": 12,
-        ])
+        #expect(
+            office?["form_schema"]?.arrayValue?.first == [
+                "id": "101", "type": "section", "label": "Office Areas", "row": 1, "col": 1, "colSpan": 12,
+            ])
     }
 
     @Test("seed dates are rebased onto the server's today and new ids are above every seeded id")
@@ -41,9 +43,11 @@ struct ReferenceTests {
         #expect(inspection?["started_at"] == "2026-07-20T08:02:00-04:00")
         let schedules = harness.get("/scheduled-inspections", token: token).data
         #expect(schedules?.arrayValue?.first { $0["id"] == 901 }?["due_date"] == "2026-07-24")
-        let created = harness.request("POST", "/issues", [
-            "facility_id": 11, "severity": "low", "description": "Scuff",
-        ], token: token)
+        let created = harness.request(
+            "POST", "/issues",
+            [
+                "facility_id": 11, "severity": "low", "description": "Scuff",
+            ], token: token)
         #expect((created.data?["id"]?.intValue ?? 0) > 3003)
     }
 
@@ -81,19 +85,28 @@ struct CustomSeedTests {
         let directory = TemporaryDirectory(prefix: "jqc-devserver-seed")
         let seed: JSONValue = [
             "today": "2026-01-10", "timezone": "UTC",
-            "users": [["id": 1, "username": "kim", "password": "pw", "role": "supervisor", "full_name": "",
-                       "email": "kim@example.com", "project_ids": [5]]],
+            "users": [
+                [
+                    "id": 1, "username": "kim", "password": "pw", "role": "supervisor", "full_name": "",
+                    "email": "kim@example.com", "project_ids": [5],
+                ]
+            ],
             "projects": [["id": 5, "name": "Depot"]],
             "facilities": [["id": 50, "name": "Depot", "address": "1 Rd", "project_id": 5, "is_active": true]],
             "areas": [], "templates": [],
-            "scheduled_inspections": [["id": 70, "facility_id": 50, "template_id": 1, "inspector_id": nil,
-                                       "frequency": "weekly", "due_date": "2026-01-09", "notes": nil,
-                                       "parent_inspection_id": nil, "active": true]],
+            "scheduled_inspections": [
+                [
+                    "id": 70, "facility_id": 50, "template_id": 1, "inspector_id": nil,
+                    "frequency": "weekly", "due_date": "2026-01-09", "notes": nil,
+                    "parent_inspection_id": nil, "active": true,
+                ]
+            ],
         ]
         let file = directory.path("seed.json")
         try seed.jsonData().write(to: file)
-        let server = DevServer(configuration: DevServerConfiguration(
-            dataDirectory: directory.path("data"), seed: .file(file), today: CalendarDay("2026-01-20")))
+        let server = DevServer(
+            configuration: DevServerConfiguration(
+                dataDirectory: directory.path("data"), seed: .file(file), today: CalendarDay("2026-01-20")))
         let port = try server.start()
         defer { server.stop() }
         let harness = try Harness()
@@ -104,8 +117,9 @@ struct CustomSeedTests {
         let schedule = harness.get("/scheduled-inspections", token: token).data?.arrayValue?.first
         #expect(schedule?["due_date"] == "2026-01-19")
         #expect(schedule?["is_overdue"] == true)
-        let issue = harness.request("POST", "/issues", ["facility_id": 50, "severity": "low", "description": "x"],
-                                    token: token)
+        let issue = harness.request(
+            "POST", "/issues", ["facility_id": 50, "severity": "low", "description": "x"],
+            token: token)
         #expect(issue.data?["id"] == 71)
     }
 }

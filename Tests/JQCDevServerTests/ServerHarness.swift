@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import JQCTestSupport
+
 @testable import JQCDevServer
 
 /// A reply as curl saw it: the status (0 when the connection failed), the body, and curl's exit code.
@@ -25,8 +26,10 @@ final class Harness: @unchecked Sendable {  // because: used from one test at a 
     var base: String
 
     /// A started server on the demo seed with today fixed to the seed's day (2026-07-14).
-    init(admin: Bool = true, today: String? = "2026-07-14", clock: ManualClock? = nil, accessTTL: Double = 3_600,
-         directory: TemporaryDirectory = TemporaryDirectory(prefix: "jqc-devserver")) throws {
+    init(
+        admin: Bool = true, today: String? = "2026-07-14", clock: ManualClock? = nil, accessTTL: Double = 3_600,
+        directory: TemporaryDirectory = TemporaryDirectory(prefix: "jqc-devserver")
+    ) throws {
         self.directory = directory
         self.clock = clock
         let configuration = DevServerConfiguration(
@@ -61,14 +64,17 @@ final class Harness: @unchecked Sendable {  // because: used from one test at a 
         process.waitUntilExit()
         let body = (try? Data(contentsOf: output)) ?? Data()
         try? FileManager.default.removeItem(at: output)
-        return Reply(status: Int(String(decoding: code, as: UTF8.self)) ?? 0, body: body,
-                     curlExit: process.terminationStatus)
+        return Reply(
+            status: Int(String(decoding: code, as: UTF8.self)) ?? 0, body: body,
+            curlExit: process.terminationStatus)
     }
 
     /// A JSON request to `path` (under `/api/v1` unless it starts with `/__admin` or `/static`).
     @discardableResult
-    func request(_ method: String, _ path: String, _ body: JSONValue? = nil, raw: String? = nil,
-                 token: String? = nil) -> Reply {
+    func request(
+        _ method: String, _ path: String, _ body: JSONValue? = nil, raw: String? = nil,
+        token: String? = nil
+    ) -> Reply {
         let url = (path.hasPrefix("/__admin") || path.hasPrefix("/static") ? base : base + "/api/v1") + path
         var arguments = ["-X", method, url]
         if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
@@ -92,8 +98,11 @@ final class Harness: @unchecked Sendable {  // because: used from one test at a 
 
     /// Uploads `file` as multipart.
     func upload(_ file: URL, entity: String = "issue", token: String?, extra: [String] = []) -> Reply {
-        var arguments = ["-X", "POST", base + "/api/v1/photos/upload", "-F", "file=@\(file.path);type=image/jpeg",
-                         "-F", "entity_type=\(entity)"] + extra
+        var arguments =
+            [
+                "-X", "POST", base + "/api/v1/photos/upload", "-F", "file=@\(file.path);type=image/jpeg",
+                "-F", "entity_type=\(entity)",
+            ] + extra
         if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
         return curl(arguments)
     }

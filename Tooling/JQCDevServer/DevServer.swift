@@ -34,9 +34,11 @@ public struct DevServerConfiguration: Sendable {
     public var clock: any Clock
 
     /// A configuration; every argument but the data directory has the command line's default.
-    public init(host: String = "127.0.0.1", port: Int = 0, dataDirectory: URL, seed: Seed = .demo,
-                today: CalendarDay? = nil, admin: Bool = false, accessTTL: Double = 3_600,
-                refreshTTL: Double = 30 * 86_400, clock: any Clock = SystemClock()) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, dataDirectory: URL, seed: Seed = .demo,
+        today: CalendarDay? = nil, admin: Bool = false, accessTTL: Double = 3_600,
+        refreshTTL: Double = 30 * 86_400, clock: any Clock = SystemClock()
+    ) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
@@ -82,12 +84,14 @@ public final class DevServer: Sendable {
             let zone = TimeZone(identifier: timezone) ?? .gmt
             return CalendarDay(DateFormats.dayString(clock.now, timeZone: zone))!
         }
-        let store = try ServerStore(directory: configuration.dataDirectory, seed: configuration.seed, today: today,
-                                    now: clock.now)
+        let store = try ServerStore(
+            directory: configuration.dataDirectory, seed: configuration.seed, today: today,
+            now: clock.now)
         store.ensureSeedPlaceholders()
-        let logger = Logger(label: "devserver",
-                            sink: FileLogSink(url: configuration.dataDirectory.appendingPathComponent("server.log")),
-                            clock: clock)
+        let logger = Logger(
+            label: "devserver",
+            sink: FileLogSink(url: configuration.dataDirectory.appendingPathComponent("server.log")),
+            clock: clock)
         let router = DevServerRouter(store: store, configuration: configuration, today: today, logger: logger)
         // Part files of uploads cut short by a crash are never resumed: start with an empty folder.
         let temporary = configuration.dataDirectory.appendingPathComponent("tmp", isDirectory: true)

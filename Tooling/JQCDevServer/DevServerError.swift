@@ -40,17 +40,18 @@ public struct DevServerError: Error, Sendable, CustomStringConvertible, Equatabl
     public var description: String { "\(code.rawValue): \(message)" }
 }
 
-
 /// The `{ok, data, error}` envelope of every `/api/v1` reply (CONTRACT.md, Conventions).
 enum Envelope {
     static func success(_ data: JSONValue, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json",
-                     body: JSONValue.object(["ok": .bool(true), "data": data, "error": .null]).jsonData())
+        HTTPResponse(
+            status: status, contentType: "application/json",
+            body: JSONValue.object(["ok": .bool(true), "data": data, "error": .null]).jsonData())
     }
 
     static func failure(_ status: Int, _ message: String) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json",
-                     body: JSONValue.object(["ok": .bool(false), "data": .null, "error": .string(message)]).jsonData())
+        HTTPResponse(
+            status: status, contentType: "application/json",
+            body: JSONValue.object(["ok": .bool(false), "data": .null, "error": .string(message)]).jsonData())
     }
 }
 

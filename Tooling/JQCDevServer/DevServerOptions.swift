@@ -11,7 +11,8 @@ public struct DevServerOptions: Sendable {
     /// The defaults: 127.0.0.1, any free port, `./jqc-devserver-data`, the demo seed, no admin.
     public init() {
         configuration = DevServerConfiguration(
-            port: 0, dataDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            port: 0,
+            dataDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
                 .appendingPathComponent("jqc-devserver-data", isDirectory: true))
     }
 
@@ -30,8 +31,9 @@ public struct DevServerOptions: Sendable {
         func seconds(_ option: String) throws -> Double {
             let text = try value(option)
             guard let number = Double(text), number > 0, number.isFinite else {
-                throw DevServerError(.badConfiguration,
-                                     "\(option) must be a positive number of seconds, not '\(text)'.")
+                throw DevServerError(
+                    .badConfiguration,
+                    "\(option) must be a positive number of seconds, not '\(text)'.")
             }
             return number
         }
@@ -61,8 +63,9 @@ public struct DevServerOptions: Sendable {
                     options.configuration.seed = .none
                 } else {
                     guard FileManager.default.fileExists(atPath: text) else {
-                        throw DevServerError(.badConfiguration,
-                                             "--seed must be demo or an existing file; '\(text)' is neither.")
+                        throw DevServerError(
+                            .badConfiguration,
+                            "--seed must be demo or an existing file; '\(text)' is neither.")
                     }
                     options.configuration.seed = .file(URL(fileURLWithPath: text))
                 }

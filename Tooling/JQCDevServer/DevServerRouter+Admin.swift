@@ -58,27 +58,32 @@ extension DevServerRouter {
         let count = Int(try Fields.int(body, "count") ?? 1)
         let delay = Int(try Fields.int(body, "delay_ms") ?? 1_000)
         let method = try Fields.string(body, "method").flatMap { $0.isEmpty ? nil : $0.uppercased() }
-        let fault = Fault(method: method, pathPrefix: prefix, mode: mode, status: status, remaining: max(1, count),
-                          delayMilliseconds: delay)
+        let fault = Fault(
+            method: method, pathPrefix: prefix, mode: mode, status: status, remaining: max(1, count),
+            delayMilliseconds: delay)
         faults.withLock { $0.append(fault) }
-        return Envelope.success(.object([
-            "method": method.map(JSONValue.string) ?? .null, "path_prefix": .string(prefix), "mode": .string(mode),
-            "status": .int(Int64(status)), "count": .int(Int64(max(1, count))), "delay_ms": .int(Int64(delay)),
-        ]))
+        return Envelope.success(
+            .object([
+                "method": method.map(JSONValue.string) ?? .null, "path_prefix": .string(prefix), "mode": .string(mode),
+                "status": .int(Int64(status)), "count": .int(Int64(max(1, count))), "delay_ms": .int(Int64(delay)),
+            ]))
     }
 
     /// Every record of every user, in the contract's payload shapes (SHELL.md, `GET /__admin/state`).
     private func state(_ context: RouteContext) throws -> HTTPResponse {
         let (inspections, issues, schedules, notifications, photos) = try store.queue.read { db in
-            (try store.all(db, .inspection), try store.all(db, .issue), try store.all(db, .schedule),
-             try store.all(db, .notification), try store.all(db, .photo))
+            (
+                try store.all(db, .inspection), try store.all(db, .issue), try store.all(db, .schedule),
+                try store.all(db, .notification), try store.all(db, .photo)
+            )
         }
-        return Envelope.success(.object([
-            "inspections": .array(inspections.map { inspectionJSON($0, baseURL: context.baseURL) }),
-            "issues": .array(issues.map { issueJSON($0, context: context) }),
-            "scheduled_inspections": .array(schedules.map { scheduleJSON($0, includeActive: true) }),
-            "notifications": .array(notifications.map { notificationJSON($0, includeUser: true) }),
-            "photos": .array(photos.compactMap { $0["path"] }),
-        ]))
+        return Envelope.success(
+            .object([
+                "inspections": .array(inspections.map { inspectionJSON($0, baseURL: context.baseURL) }),
+                "issues": .array(issues.map { issueJSON($0, context: context) }),
+                "scheduled_inspections": .array(schedules.map { scheduleJSON($0, includeActive: true) }),
+                "notifications": .array(notifications.map { notificationJSON($0, includeUser: true) }),
+                "photos": .array(photos.compactMap { $0["path"] }),
+            ]))
     }
 }

@@ -14,7 +14,7 @@ extension DevServerRouter {
             throw refuse(401, "The Authorization header must be 'Bearer <access token>'.")
         }
         guard let claims = ServerCrypto.verifyJWT(parts[1].trimmingCharacters(in: .whitespaces), secret: store.secret),
-              let userID = claims["uid"]?.intValue, let expiry = claims["exp"]?.intValue
+            let userID = claims["uid"]?.intValue, let expiry = claims["exp"]?.intValue
         else { throw refuse(401, "The access token is not valid; sign in again.") }
         guard Double(expiry) > now.timeIntervalSince1970 else {
             throw refuse(401, "The access token has expired; refresh it or sign in again.")
@@ -27,8 +27,9 @@ extension DevServerRouter {
     }
 
     func authUser(_ user: Doc) -> AuthUser {
-        AuthUser(id: user.int("id") ?? 0, role: user.string("role") ?? "inspector",
-                 projectIDs: Set((user["project_ids"]?.arrayValue ?? []).compactMap(\.intValue)), doc: user)
+        AuthUser(
+            id: user.int("id") ?? 0, role: user.string("role") ?? "inspector",
+            projectIDs: Set((user["project_ids"]?.arrayValue ?? []).compactMap(\.intValue)), doc: user)
     }
 
     /// `{access_token, refresh_token}` for `userID`, the refresh token stored in `db`.
@@ -42,8 +43,9 @@ extension DevServerRouter {
         ])
         let access = ServerCrypto.signJWT(claims: claims, secret: store.secret)
         let refresh = ServerCrypto.hex(ServerCrypto.randomBytes(32))
-        try db.execute("INSERT INTO refresh_tokens (token, user_id, expires_at, revoked) VALUES (?, ?, ?, 0)",
-                       [refresh, userID, issued + configuration.refreshTTL])
+        try db.execute(
+            "INSERT INTO refresh_tokens (token, user_id, expires_at, revoked) VALUES (?, ?, ?, 0)",
+            [refresh, userID, issued + configuration.refreshTTL])
         return (access, refresh)
     }
 
@@ -51,37 +53,42 @@ extension DevServerRouter {
         let body = try context.body()
         let username = try Fields.string(body, "username", required: true) ?? ""
         let password = try Fields.string(body, "password", required: true) ?? ""
-        guard let user = reference.users.first(where: {
-            ($0.string("username") ?? "").caseInsensitiveCompare(username.trimmingCharacters(in: .whitespaces))
-                == .orderedSame
-        }), let salt = user.string("salt").flatMap(hexData), let hash = user.string("password_hash"),
+        guard
+            let user = reference.users.first(where: {
+                ($0.string("username") ?? "").caseInsensitiveCompare(username.trimmingCharacters(in: .whitespaces))
+                    == .orderedSame
+            }), let salt = user.string("salt").flatMap(hexData), let hash = user.string("password_hash"),
             ServerCrypto.constantTimeEqual(ServerCrypto.passwordHash(password, salt: salt), hash)
         else { throw refuse(401, "The username or password is wrong.") }
         let tokens = try store.queue.write { try issueTokens($0, userID: user.int("id") ?? 0) }
-        return Envelope.success(.object([
-            "access_token": .string(tokens.access), "refresh_token": .string(tokens.refresh),
-            "token_type": "Bearer", "expires_in": .int(Int64(configuration.accessTTL)), "user": userJSON(user),
-        ]))
+        return Envelope.success(
+            .object([
+                "access_token": .string(tokens.access), "refresh_token": .string(tokens.refresh),
+                "token_type": "Bearer", "expires_in": .int(Int64(configuration.accessTTL)), "user": userJSON(user),
+            ]))
     }
 
     func refresh(_ context: RouteContext) throws -> HTTPResponse {
         let body = try context.body()
         let token = try Fields.string(body, "refresh_token", required: true) ?? ""
         let result: (access: String, refresh: String)? = try store.queue.write { db in
-            guard let row = try db.fetchOne("SELECT user_id, expires_at, revoked FROM refresh_tokens WHERE token = ?",
-                                            [token]),
-                  let userID: Int64 = row["user_id"], let expires: Double = row["expires_at"],
-                  let revoked: Int64 = row["revoked"], revoked == 0, expires > now.timeIntervalSince1970,
-                  reference.user(userID) != nil
+            guard
+                let row = try db.fetchOne(
+                    "SELECT user_id, expires_at, revoked FROM refresh_tokens WHERE token = ?",
+                    [token]),
+                let userID: Int64 = row["user_id"], let expires: Double = row["expires_at"],
+                let revoked: Int64 = row["revoked"], revoked == 0, expires > now.timeIntervalSince1970,
+                reference.user(userID) != nil
             else { return nil }
             try db.execute("UPDATE refresh_tokens SET revoked = 1 WHERE token = ?", [token])
             return try issueTokens(db, userID: userID)
         }
         guard let result else { throw refuse(401, "The refresh token has expired or was revoked; sign in again.") }
-        return Envelope.success(.object([
-            "access_token": .string(result.access), "refresh_token": .string(result.refresh),
-            "token_type": "Bearer", "expires_in": .int(Int64(configuration.accessTTL)),
-        ]))
+        return Envelope.success(
+            .object([
+                "access_token": .string(result.access), "refresh_token": .string(result.refresh),
+                "token_type": "Bearer", "expires_in": .int(Int64(configuration.accessTTL)),
+            ]))
     }
 
     func logout(_ context: RouteContext) throws -> HTTPResponse {

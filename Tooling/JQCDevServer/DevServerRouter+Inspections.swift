@@ -8,8 +8,10 @@ extension DevServerRouter {
     /// Active facilities of the user's contracts; seed-listed duplicates repeated (rule 45 quirk).
     func facilities(_ user: AuthUser) -> JSONValue {
         var out: [JSONValue] = []
-        for facility in reference.facilities where facility.bool("is_active")
-            && user.projectIDs.contains(facility.int("project_id") ?? -1) {
+        for facility in reference.facilities
+        where facility.bool("is_active")
+            && user.projectIDs.contains(facility.int("project_id") ?? -1)
+        {
             let json: JSONValue = .object([
                 "id": facility["id"] ?? .null, "name": facility["name"] ?? .null,
                 "address": facility["address"] ?? .null, "project_id": facility["project_id"] ?? .null,
@@ -24,30 +26,37 @@ extension DevServerRouter {
 
     /// Areas of the active facilities in scope, optionally of one facility (`?facility_id=`).
     func areas(_ user: AuthUser, _ context: RouteContext) throws -> JSONValue {
-        let active = Set(reference.facilities.filter {
-            $0.bool("is_active") && user.projectIDs.contains($0.int("project_id") ?? -1)
-        }.compactMap { $0.int("id") })
+        let active = Set(
+            reference.facilities.filter {
+                $0.bool("is_active") && user.projectIDs.contains($0.int("project_id") ?? -1)
+            }.compactMap { $0.int("id") })
         var only: Int64?
         if let text = context.request.query["facility_id"] {
             guard let value = Int64(text) else { throw refuse(400, "facility_id must be an integer.") }
             only = value
         }
-        return .array(reference.areas.filter { area in
-            let facility = area.int("facility_id") ?? -1
-            return active.contains(facility) && (only == nil || only == facility)
-        }.map { area in
-            .object(["id": area["id"] ?? .null, "facility_id": area["facility_id"] ?? .null,
-                     "name": area["name"] ?? .null, "area_type": area["area_type"] ?? .null])
-        })
+        return .array(
+            reference.areas.filter { area in
+                let facility = area.int("facility_id") ?? -1
+                return active.contains(facility) && (only == nil || only == facility)
+            }.map { area in
+                .object([
+                    "id": area["id"] ?? .null, "facility_id": area["facility_id"] ?? .null,
+                    "name": area["name"] ?? .null, "area_type": area["area_type"] ?? .null,
+                ])
+            })
     }
 
     /// Active templates only (rule 56).
     func templates() -> JSONValue {
-        .array(reference.templates.filter { $0.bool("is_active") }.map { template in
-            .object(["id": template["id"] ?? .null, "name": template["name"] ?? .null,
-                     "description": template["description"] ?? .null, "is_active": .bool(true),
-                     "form_schema": template["form_schema"] ?? .array([])])
-        })
+        .array(
+            reference.templates.filter { $0.bool("is_active") }.map { template in
+                .object([
+                    "id": template["id"] ?? .null, "name": template["name"] ?? .null,
+                    "description": template["description"] ?? .null, "is_active": .bool(true),
+                    "form_schema": template["form_schema"] ?? .array([]),
+                ])
+            })
     }
 
     // MARK: Inspections
@@ -61,11 +70,15 @@ extension DevServerRouter {
         var mediaIDs = Set<String>()
         for field in template?["form_schema"]?.arrayValue ?? [] {
             if let type = field["type"]?.stringValue, mediaTypes.contains(type),
-               let id = FieldID.normalize(field["id"]) { mediaIDs.insert(id) }
+                let id = FieldID.normalize(field["id"])
+            {
+                mediaIDs.insert(id)
+            }
         }
         for (key, value) in formData where mediaIDs.contains(key) {
             if let path = value.stringValue, !path.isEmpty,
-               path.hasPrefix("uploads/") || path.hasPrefix("http://") || path.hasPrefix("https://") {
+                path.hasPrefix("uploads/") || path.hasPrefix("http://") || path.hasPrefix("https://")
+            {
                 media[key] = .string(path.hasPrefix("uploads/") ? baseURL + "/static/" + path : path)
             }
         }
@@ -125,10 +138,11 @@ extension DevServerRouter {
             return (left.int("id") ?? 0) > (right.int("id") ?? 0)
         }
         let page = visible.dropFirst(offset).prefix(limit)
-        return Envelope.success(.object([
-            "inspections": .array(page.map { inspectionJSON($0, baseURL: context.baseURL) }),
-            "total": .int(Int64(visible.count)), "limit": .int(Int64(limit)), "offset": .int(Int64(offset)),
-        ]))
+        return Envelope.success(
+            .object([
+                "inspections": .array(page.map { inspectionJSON($0, baseURL: context.baseURL) }),
+                "total": .int(Int64(visible.count)), "limit": .int(Int64(limit)), "offset": .int(Int64(offset)),
+            ]))
     }
 
     func showInspection(_ user: AuthUser, _ context: RouteContext, _ id: Int64) throws -> HTTPResponse {
@@ -175,17 +189,18 @@ extension DevServerRouter {
         let result: (doc: Doc, created: Bool) = try store.queue.write { db in
             let all = try store.all(db, .inspection)
             if let localID, !localID.isEmpty,
-               let existing = all.first(where: {
-                   $0.string("local_id") == localID && $0.int("inspector_id") == user.id
-               }) {
+                let existing = all.first(where: {
+                    $0.string("local_id") == localID && $0.int("inspector_id") == user.id
+                })
+            {
                 return (existing, false)
             }
             var schedule: Doc?
             if let scheduleID {
                 guard let found = try store.get(db, .schedule, scheduleID),
-                      found.int("inspector_id") == nil || found.int("inspector_id") == user.id
+                    found.int("inspector_id") == nil || found.int("inspector_id") == user.id
                         || !user.isInspector,
-                      facilityIDsInScope(user).contains(found.int("facility_id") ?? -1)
+                    facilityIDsInScope(user).contains(found.int("facility_id") ?? -1)
                 else { throw refuse(422, "There is no scheduled inspection \(scheduleID) for you.") }
                 schedule = found
                 if parentID == nil, let inherited = found.int("parent_inspection_id") { parentID = inherited }
@@ -201,8 +216,10 @@ extension DevServerRouter {
                 try store.put(db, .schedule, schedule)
             } else if scheduleID == nil, let parentID {
                 // (ext) a re-inspection of a parent fulfils that parent's active one-time follow-up.
-                for var pending in try store.all(db, .schedule) where pending.bool("active")
-                    && pending.int("parent_inspection_id") == parentID && pending.string("frequency") == "once" {
+                for var pending in try store.all(db, .schedule)
+                where pending.bool("active")
+                    && pending.int("parent_inspection_id") == parentID && pending.string("frequency") == "once"
+                {
                     try fulfil(&pending)
                     try store.put(db, .schedule, pending)
                 }
@@ -303,7 +320,8 @@ extension DevServerRouter {
             if let formData {
                 doc["form_data"] = .object(formData)
                 let schema = reference.template(doc.int("template_id"))?["form_schema"] ?? .array([])
-                doc["overall_score"] = ServerScoring.score(schema: schema, formData: formData).map(JSONValue.double)
+                doc["overall_score"] =
+                    ServerScoring.score(schema: schema, formData: formData).map(JSONValue.double)
                     ?? .null
             }
             doc["updated_at"] = .string(DateFormats.instantString(now))

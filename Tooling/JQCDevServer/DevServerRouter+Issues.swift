@@ -53,8 +53,10 @@ extension DevServerRouter {
 
     func listIssues(_ user: AuthUser, _ context: RouteContext) throws -> HTTPResponse {
         let all = try store.queue.read { try store.all($0, .issue) }
-        return Envelope.success(.array(all.filter { canSee(issue: $0, user) }.reversed()
-            .map { issueJSON($0, context: context) }))
+        return Envelope.success(
+            .array(
+                all.filter { canSee(issue: $0, user) }.reversed()
+                    .map { issueJSON($0, context: context) }))
     }
 
     func visibleIssue(_ db: Database, _ user: AuthUser, _ id: Int64) throws -> Doc {
@@ -79,8 +81,9 @@ extension DevServerRouter {
         let description = try Fields.string(body, "description", required: true)!
         let photoPath = try Fields.string(body, "photo_path")
         let mobile = try Fields.stringArray(body, "mobile_photo_paths") ?? []
-        try rejectLocalReferences(.array(([photoPath].compactMap { $0 } + mobile).map(JSONValue.string)),
-                                  field: "photo_path")
+        try rejectLocalReferences(
+            .array(([photoPath].compactMap { $0 } + mobile).map(JSONValue.string)),
+            field: "photo_path")
         guard Self.severities.contains(severity) else {
             throw refuse(422, "The severity \(severity) is not one of low, medium, high, critical.")
         }
@@ -96,14 +99,15 @@ extension DevServerRouter {
         let result: (doc: Doc, created: Bool) = try store.queue.write { db in
             let all = try store.all(db, .issue)
             if let localID, !localID.isEmpty,
-               let existing = all.first(where: {
-                   $0.string("local_id") == localID && $0.int("reported_by_id") == user.id
-               }) {
+                let existing = all.first(where: {
+                    $0.string("local_id") == localID && $0.int("reported_by_id") == user.id
+                })
+            {
                 return (existing, false)
             }
             if let inspectionID {
                 guard let inspection = try store.get(db, .inspection, inspectionID),
-                      inScope(inspection, user)
+                    inScope(inspection, user)
                 else { throw refuse(422, "There is no inspection \(inspectionID) to attach the issue to.") }
             }
             let stamp = JSONValue.string(DateFormats.instantString(now))
@@ -123,8 +127,10 @@ extension DevServerRouter {
         return Envelope.success(issueJSON(result.doc, context: context), status: result.created ? 201 : 200)
     }
 
-    private func updateIssue(_ user: AuthUser, _ context: RouteContext, _ id: Int64,
-                             _ change: (inout Doc) throws -> Void) throws -> HTTPResponse {
+    private func updateIssue(
+        _ user: AuthUser, _ context: RouteContext, _ id: Int64,
+        _ change: (inout Doc) throws -> Void
+    ) throws -> HTTPResponse {
         let doc: Doc = try store.queue.write { db in
             var doc = try visibleIssue(db, user, id)
             try change(&doc)
@@ -162,14 +168,17 @@ extension DevServerRouter {
         guard Self.handlerTypes.contains(type) else {
             throw refuse(422, "The handler type \(type) is not one of internal, facility, vendor.")
         }
-        let keys = ["facility_handler_name", "facility_handler_contact", "facility_handler_notes", "vendor_name",
-                    "vendor_contact", "vendor_notes"]
+        let keys = [
+            "facility_handler_name", "facility_handler_contact", "facility_handler_notes", "vendor_name",
+            "vendor_contact", "vendor_notes",
+        ]
         var values: [String: JSONValue] = [:]
         for key in keys { values[key] = try Fields.string(body, key).map(JSONValue.string) ?? .null }
         return try updateIssue(user, context, id) { doc in
             doc["handler_type"] = .string(type)
             for key in keys {
-                let applies = (type == "facility" && key.hasPrefix("facility_"))
+                let applies =
+                    (type == "facility" && key.hasPrefix("facility_"))
                     || (type == "vendor" && key.hasPrefix("vendor_"))
                 doc[key] = applies ? values[key] : .null
             }
@@ -197,9 +206,13 @@ extension DevServerRouter {
             }
             return try store.all(db, .comment).filter { $0.int("issue_id") == id }
         }
-        return Envelope.success(.array(comments.map { comment in
-            .object(["id": comment["id"] ?? .null, "author_name": reference.displayName(comment.int("author_id")),
-                     "body": comment["body"] ?? .null, "created_at": comment["created_at"] ?? .null])
-        }), status: adding ? 201 : 200)
+        return Envelope.success(
+            .array(
+                comments.map { comment in
+                    .object([
+                        "id": comment["id"] ?? .null, "author_name": reference.displayName(comment.int("author_id")),
+                        "body": comment["body"] ?? .null, "created_at": comment["created_at"] ?? .null,
+                    ])
+                }), status: adding ? 201 : 200)
     }
 }

@@ -43,8 +43,9 @@ enum Multipart {
             guard let headersRange = body.range(of: headerEnd, in: headersStart..<body.endIndex) else { return nil }
             let headerText = String(decoding: body[headersStart..<headersRange.lowerBound], as: UTF8.self)
             guard let next = body.range(of: separator, in: headersRange.upperBound..<body.endIndex) else { return nil }
-            var part = MultipartPart(name: "", filename: nil, contentType: nil,
-                                     content: body[headersRange.upperBound..<next.lowerBound])
+            var part = MultipartPart(
+                name: "", filename: nil, contentType: nil,
+                content: body[headersRange.upperBound..<next.lowerBound])
             for line in headerText.components(separatedBy: "\r\n") {
                 let lower = line.lowercased()
                 if lower.hasPrefix("content-disposition:") {
@@ -92,7 +93,8 @@ extension DevServerRouter {
     /// POST /photos/upload: multipart `file`, `entity_type` ∈ issue, inspection, optional `captured_at`.
     func uploadPhoto(_ user: AuthUser, _ context: RouteContext) throws -> HTTPResponse {
         guard let contentType = context.request.header("content-type"),
-              let boundary = Multipart.boundary(contentType: contentType) else {
+            let boundary = Multipart.boundary(contentType: contentType)
+        else {
             throw refuse(400, "Send the photo as multipart/form-data with a file part.")
         }
         let body: Data
@@ -113,9 +115,10 @@ extension DevServerRouter {
         guard Self.looksLikeImage(file.content) else {
             throw refuse(415, "The uploaded file is not an image; send a JPEG photo.")
         }
-        let entity = parts.first(where: { $0.name == "entity_type" }).map {
-            String(decoding: $0.content, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        } ?? ""
+        let entity =
+            parts.first(where: { $0.name == "entity_type" }).map {
+                String(decoding: $0.content, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            } ?? ""
         guard entity == "issue" || entity == "inspection" else {
             throw refuse(422, "entity_type must be issue or inspection.")
         }
@@ -125,18 +128,21 @@ extension DevServerRouter {
         let path = "uploads/\(entity)_photos/\(ServerCrypto.hex(ServerCrypto.randomBytes(16))).jpg"
         let destination = store.uploadsDirectory.deletingLastPathComponent().appendingPathComponent(path)
         do {
-            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(),
+                withIntermediateDirectories: true)
             try AtomicFile.write(Data(file.content), to: destination, permissions: 0o644)
         } catch {
             throw refuse(500, "The photo could not be stored; try again.")
         }
         try store.queue.write { db in
-            try store.put(db, .photo, [
-                "id": .int(try store.nextID(db)), "path": .string(path), "entity_type": .string(entity),
-                "captured_at": capturedAt.map(JSONValue.string) ?? .null, "user_id": .int(user.id),
-                "size": .int(Int64(file.content.count)), "created_at": .string(DateFormats.instantString(now)),
-            ])
+            try store.put(
+                db, .photo,
+                [
+                    "id": .int(try store.nextID(db)), "path": .string(path), "entity_type": .string(entity),
+                    "captured_at": capturedAt.map(JSONValue.string) ?? .null, "user_id": .int(user.id),
+                    "size": .int(Int64(file.content.count)), "created_at": .string(DateFormats.instantString(now)),
+                ])
         }
         return Envelope.success(.object(["path": .string(path), "url": .string(context.url(path))]))
     }
@@ -149,8 +155,8 @@ extension DevServerRouter {
         let notFound = refuse(404, "There is no such photo.")
         let relative = Array(context.segments.dropFirst())
         guard relative.count >= 2, relative[0] == "uploads",
-              !relative.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\0") }),
-              !context.request.path.contains("//")
+            !relative.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\0") }),
+            !context.request.path.contains("//")
         else { throw notFound }
         let root = store.uploadsDirectory.standardizedFileURL.resolvingSymlinksInPath()
         let file = root.appendingPathComponent(relative.dropFirst().joined(separator: "/")).standardizedFileURL

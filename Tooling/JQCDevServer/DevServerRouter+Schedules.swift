@@ -16,7 +16,8 @@ extension DevServerRouter {
             "template_name": reference.template(doc.int("template_id"))?["name"] ?? .null,
             "inspector_id": pass("inspector_id"), "frequency": .string(frequency),
             "frequency_label": .string(labels[frequency] ?? frequency.capitalized), "due_date": pass("due_date"),
-            "next_due_date": frequency == "once" ? .null
+            "next_due_date": frequency == "once"
+                ? .null
                 : due.map { .string(Self.advance($0, frequency: frequency).text) } ?? .null,
             "is_overdue": .bool(due.map { $0 < serverToday } ?? false), "notes": pass("notes"),
             "parent_inspection_id": pass("parent_inspection_id"),
@@ -116,15 +117,17 @@ extension DevServerRouter {
         guard case .array(let items)? = body["ids"] else {
             throw refuse(400, "The field ids is required and must be an array of integers.")
         }
-        let ids = try Set(items.map { item -> Int64 in
-            guard let id = item.intValue else { throw refuse(400, "The field ids must list integers.") }
-            return id
-        })
+        let ids = try Set(
+            items.map { item -> Int64 in
+                guard let id = item.intValue else { throw refuse(400, "The field ids must list integers.") }
+                return id
+            })
         let updated: Int = try store.queue.write { db in
             var count = 0
             for id in ids {
                 guard var doc = try store.get(db, .notification, id), doc.int("user_id") == user.id,
-                      !doc.bool("read") else { continue }
+                    !doc.bool("read")
+                else { continue }
                 doc["read"] = .bool(true)
                 try store.put(db, .notification, doc)
                 count += 1
@@ -135,8 +138,10 @@ extension DevServerRouter {
     }
 
     /// Creates a notification for `userID` (admin helper and server events).
-    func addNotification(_ db: Database, userID: Int64, title: String, body: String, link: String?,
-                         eventType: String) throws -> Doc {
+    func addNotification(
+        _ db: Database, userID: Int64, title: String, body: String, link: String?,
+        eventType: String
+    ) throws -> Doc {
         let doc: Doc = [
             "id": .int(try store.nextID(db)), "user_id": .int(userID), "title": .string(title), "body": .string(body),
             "link": link.map(JSONValue.string) ?? .null, "event_type": .string(eventType),
@@ -162,17 +167,20 @@ extension DevServerRouter {
             return day >= weekStart && day <= today
         }
         let scores = thisWeek.compactMap { inspectionJSON($0, baseURL: context.baseURL)["overall_score"]?.doubleValue }
-        let average: JSONValue = scores.isEmpty ? .null
+        let average: JSONValue =
+            scores.isEmpty
+            ? .null
             : .double(ServerScoring.roundedToHundredths(scores.reduce(0, +) / Double(scores.count)))
         let open = issues.filter { canSee(issue: $0, user) && $0.string("status") != "resolved" }.count
         let overdue = visibleSchedules(schedules, user).filter { doc in
             doc.string("due_date").flatMap(CalendarDay.init).map { $0 < today } ?? false
         }.count
         let pending = visible.filter { isOutstandingFollowUp($0, all: inspections) }.count
-        return Envelope.success(.object([
-            "inspections_this_week": .int(Int64(thisWeek.count)), "average_score": average,
-            "open_issues": .int(Int64(open)), "overdue_schedules": .int(Int64(overdue)),
-            "pending_follow_ups": .int(Int64(pending)),
-        ]))
+        return Envelope.success(
+            .object([
+                "inspections_this_week": .int(Int64(thisWeek.count)), "average_score": average,
+                "open_issues": .int(Int64(open)), "overdue_schedules": .int(Int64(overdue)),
+                "pending_follow_ups": .int(Int64(pending)),
+            ]))
     }
 }

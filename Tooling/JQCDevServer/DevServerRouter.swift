@@ -117,8 +117,10 @@ final class DevServerRouter: HTTPHandler {
     let faults = Mutex<[Fault]>([])
     let accessGeneration: Mutex<Int64>
 
-    init(store: ServerStore, configuration: DevServerConfiguration, today: @escaping @Sendable (String) -> CalendarDay,
-         logger: Logger) {
+    init(
+        store: ServerStore, configuration: DevServerConfiguration, today: @escaping @Sendable (String) -> CalendarDay,
+        logger: Logger
+    ) {
         self.store = store
         self.configuration = configuration
         self.today = today
@@ -147,7 +149,9 @@ final class DevServerRouter: HTTPHandler {
         guard let fault = takeFault(method: request.method, path: request.path) else { return route(request) }
         switch fault.mode {
         case "status":
-            let message = fault.status == 426 ? "update_required"
+            let message =
+                fault.status == 426
+                ? "update_required"
                 : "The server answered \(fault.status) (an injected fault); try again later."
             return Envelope.failure(fault.status, message)
         case "drop":
@@ -172,11 +176,13 @@ final class DevServerRouter: HTTPHandler {
 
     private func takeFault(method: String, path: String) -> Fault? {
         faults.withLock { list in
-            guard let index = list.firstIndex(where: { fault in
-                (path.hasPrefix(fault.pathPrefix)
-                    || (!fault.pathPrefix.hasPrefix("/api/") && path.hasPrefix("/api/v1" + fault.pathPrefix)))
-                    && (fault.method.map { $0.caseInsensitiveCompare(method) == .orderedSame } ?? true)
-            }) else { return nil }
+            guard
+                let index = list.firstIndex(where: { fault in
+                    (path.hasPrefix(fault.pathPrefix)
+                        || (!fault.pathPrefix.hasPrefix("/api/") && path.hasPrefix("/api/v1" + fault.pathPrefix)))
+                        && (fault.method.map { $0.caseInsensitiveCompare(method) == .orderedSame } ?? true)
+                })
+            else { return nil }
             let fault = list[index]
             list[index].remaining -= 1
             if list[index].remaining <= 0 { list.remove(at: index) }
@@ -221,10 +227,11 @@ final class DevServerRouter: HTTPHandler {
         switch path.first ?? "" {
         case "health":
             try expect("GET")
-            return Envelope.success(.object([
-                "status": "ok", "time": .string(DateFormats.instantString(now)),
-                "today": .string(serverToday.text), "timezone": .string(reference.timezone),
-            ]))
+            return Envelope.success(
+                .object([
+                    "status": "ok", "time": .string(DateFormats.instantString(now)),
+                    "today": .string(serverToday.text), "timezone": .string(reference.timezone),
+                ]))
         case "auth":
             switch (path.count > 1 ? path[1] : "") {
             case "login": try expect("POST"); return try login(context)
@@ -247,7 +254,8 @@ final class DevServerRouter: HTTPHandler {
         case ("inspections", 2):
             try expect("GET", "PATCH")
             let inspectionID = try id(path[1])
-            return method == "PATCH" ? try updateInspection(user, context, inspectionID)
+            return method == "PATCH"
+                ? try updateInspection(user, context, inspectionID)
                 : try showInspection(user, context, inspectionID)
         case ("issues", 1):
             try expect("GET", "POST")
@@ -293,8 +301,9 @@ final class DevServerRouter: HTTPHandler {
 
     /// Facilities of the user's contracts, active or not.
     func facilityIDsInScope(_ user: AuthUser) -> Set<Int64> {
-        Set(reference.facilities.filter { user.projectIDs.contains($0.int("project_id") ?? -1) }
-            .compactMap { $0.int("id") })
+        Set(
+            reference.facilities.filter { user.projectIDs.contains($0.int("project_id") ?? -1) }
+                .compactMap { $0.int("id") })
     }
 
     func canSee(inspection: Doc, _ user: AuthUser) -> Bool {

@@ -73,12 +73,14 @@ final class HTTPServer: Sendable {
     func start(host: String, port: Int) throws -> Int {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let started: OpaquePointer? = host.withCString { hostPointer in
-            jqc_mhd_start(hostPointer, UInt16(truncatingIfNeeded: port), 8, HTTPServer.accessHandler, context,
-                          HTTPServer.completedHandler, context, 60)
+            jqc_mhd_start(
+                hostPointer, UInt16(truncatingIfNeeded: port), 8, HTTPServer.accessHandler, context,
+                HTTPServer.completedHandler, context, 60)
         }
         guard let started else {
-            throw DevServerError(.cannotListen,
-                                 "The server could not listen on \(host):\(port); choose another port or host.")
+            throw DevServerError(
+                .cannotListen,
+                "The server could not listen on \(host):\(port); choose another port or host.")
         }
         daemon.withLock { $0 = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(started))) }
         return Int(jqc_mhd_port(started))
@@ -101,8 +103,9 @@ final class HTTPServer: Sendable {
         let server = Unmanaged<HTTPServer>.fromOpaque(serverPointer).takeUnretainedValue()
         let path = url.map { String(cString: $0) } ?? "/"
         let methodName = method.map { String(cString: $0) } ?? "GET"
-        return server.access(connection: connection, path: path, method: methodName, uploadData: uploadData,
-                             uploadSize: uploadSize, contextSlot: contextSlot)
+        return server.access(
+            connection: connection, path: path, method: methodName, uploadData: uploadData,
+            uploadSize: uploadSize, contextSlot: contextSlot)
     }
 
     static let completedHandler: MHD_RequestCompletedCallback = { _, _, contextSlot, _ in
@@ -112,9 +115,11 @@ final class HTTPServer: Sendable {
         contextSlot.pointee = nil
     }
 
-    private func access(connection: OpaquePointer, path: String, method: String,
-                        uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
-                        contextSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+    private func access(
+        connection: OpaquePointer, path: String, method: String,
+        uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+        contextSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
         guard let raw = contextSlot.pointee else {
             // First call: headers only. Refuse an announced oversized body before reading it.
             let context = HTTPRequestContext()
@@ -168,9 +173,10 @@ final class HTTPServer: Sendable {
         for name in ["status", "limit", "offset", "follow_up_required", "since", "facility_id", "page"] {
             if let value = jqc_mhd_query(connection, name) { query[name] = String(cString: value) }
         }
-        let request = HTTPRequest(method: method, path: path, query: query, headers: headers, body: context.body,
-                                  bodyFile: context.bodyFile, bodyTooLarge: context.tooLarge,
-                                  clientIsLoopback: jqc_mhd_client_is_loopback(connection) == 1)
+        let request = HTTPRequest(
+            method: method, path: path, query: query, headers: headers, body: context.body,
+            bodyFile: context.bodyFile, bodyTooLarge: context.tooLarge,
+            clientIsLoopback: jqc_mhd_client_is_loopback(connection) == 1)
         let response = handler.handle(request)
         if response.dropConnection { return jqc_mhd_no() }
         return send(connection, response)

@@ -31,9 +31,10 @@ enum ServerCrypto {
         var length: UInt32 = 0
         key.withUnsafeBytes { keyBytes in
             message.withUnsafeBytes { messageBytes in
-                _ = HMAC(EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
-                         messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBytes.count,
-                         &output, &length)
+                _ = HMAC(
+                    EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
+                    messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBytes.count,
+                    &output, &length)
             }
         }
         return Data(output.prefix(Int(length)))
@@ -46,9 +47,10 @@ enum ServerCrypto {
         salt.withUnsafeBytes { saltBytes in
             passwordBytes.withUnsafeBufferPointer { passwordPointer in
                 passwordPointer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(1, passwordBytes.count)) {
-                    _ = PKCS5_PBKDF2_HMAC($0, Int32(passwordBytes.count),
-                                          saltBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                          Int32(saltBytes.count), Int32(iterations), EVP_sha256(), 32, &output)
+                    _ = PKCS5_PBKDF2_HMAC(
+                        $0, Int32(passwordBytes.count),
+                        saltBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                        Int32(saltBytes.count), Int32(iterations), EVP_sha256(), 32, &output)
                 }
             }
         }
@@ -89,10 +91,10 @@ enum ServerCrypto {
         guard parts.count == 3 else { return nil }
         let expected = base64URL(hmacSHA256(key: secret, message: Data("\(parts[0]).\(parts[1])".utf8)))
         guard constantTimeEqual(expected, parts[2]),
-              let headerData = base64URLDecode(parts[0]),
-              let header = try? JSONValue.parse(headerData), header["alg"]?.stringValue == "HS256",
-              let payloadData = base64URLDecode(parts[1]),
-              let claims = try? JSONValue.parse(payloadData).objectValue
+            let headerData = base64URLDecode(parts[0]),
+            let header = try? JSONValue.parse(headerData), header["alg"]?.stringValue == "HS256",
+            let payloadData = base64URLDecode(parts[1]),
+            let claims = try? JSONValue.parse(payloadData).objectValue
         else { return nil }
         return claims
     }

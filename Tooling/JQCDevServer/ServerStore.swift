@@ -72,19 +72,23 @@ final class ServerStore: Sendable {
 
     /// Opens (creating and seeding at first start) the store in `directory`.
     /// - Throws: ``DevServerError`` (`storage`, `badSeed`).
-    init(directory: URL, seed: DevServerConfiguration.Seed, today: @Sendable (String) -> CalendarDay,
-         now: Date) throws {
+    init(
+        directory: URL, seed: DevServerConfiguration.Seed, today: @Sendable (String) -> CalendarDay,
+        now: Date
+    ) throws {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             queue = try DatabaseQueue(path: directory.appendingPathComponent("server.sqlite").path)
             var migrator = DatabaseMigrator()
             migrator.registerMigration(namespace: "devserver", "v1") { db in
                 try db.execute("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                try db.execute("""
+                try db.execute(
+                    """
                     CREATE TABLE records (kind TEXT NOT NULL, id INTEGER NOT NULL, doc TEXT NOT NULL,
                                           PRIMARY KEY (kind, id))
                     """)
-                try db.execute("""
+                try db.execute(
+                    """
                     CREATE TABLE refresh_tokens (token TEXT PRIMARY KEY, user_id INTEGER NOT NULL,
                                                  expires_at REAL NOT NULL, revoked INTEGER NOT NULL DEFAULT 0)
                     """)
@@ -93,8 +97,10 @@ final class ServerStore: Sendable {
         } catch let error as DevServerError {
             throw error
         } catch {
-            throw DevServerError(.storage, "The data directory \(directory.path) could not be opened (\(error)); "
-                                 + "check that it is writable.")
+            throw DevServerError(
+                .storage,
+                "The data directory \(directory.path) could not be opened (\(error)); "
+                    + "check that it is writable.")
         }
         uploadsDirectory = directory.appendingPathComponent("uploads", isDirectory: true)
         let existing: String? = try? queue.read { try $0.scalar("SELECT value FROM kv WHERE key = 'reference'") }
@@ -114,8 +120,9 @@ final class ServerStore: Sendable {
             let fresh = ServerCrypto.randomBytes(32)
             do {
                 try queue.write { db in
-                    try db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES ('jwt_secret', ?)",
-                                   [fresh.base64EncodedString()])
+                    try db.execute(
+                        "INSERT OR REPLACE INTO kv (key, value) VALUES ('jwt_secret', ?)",
+                        [fresh.base64EncodedString()])
                 }
             } catch {
                 throw DevServerError(.storage, "The signing secret could not be stored (\(error)).")
@@ -154,8 +161,10 @@ final class ServerStore: Sendable {
     }
 
     private static let dayKeys: Set<String> = ["inspection_date", "due_date"]
-    private static let instantKeys: Set<String> = ["started_at", "completed_at", "created_at", "verified_at",
-                                                   "updated_at"]
+    private static let instantKeys: Set<String> = [
+        "started_at", "completed_at", "created_at", "verified_at",
+        "updated_at",
+    ]
 
     /// Moves every day and instant of a record by `days` (the seed's today → the server's today).
     static func rebase(_ doc: Doc, days: Int) -> Doc {
@@ -164,15 +173,18 @@ final class ServerStore: Sendable {
         for (key, value) in doc {
             guard let text = value.stringValue, text.count >= 10 else { continue }
             if dayKeys.contains(key) || instantKeys.contains(key),
-               let day = CalendarDay(String(text.prefix(10))) {
+                let day = CalendarDay(String(text.prefix(10)))
+            {
                 out[key] = .string(day.adding(days: days).text + text.dropFirst(10))
             }
         }
         return out
     }
 
-    private static func importSeed(_ seed: JSONValue, into queue: DatabaseQueue, today: CalendarDay,
-                                   now: Date) throws -> ReferenceData {
+    private static func importSeed(
+        _ seed: JSONValue, into queue: DatabaseQueue, today: CalendarDay,
+        now: Date
+    ) throws -> ReferenceData {
         let seedToday = seed["today"]?.stringValue.flatMap(CalendarDay.init) ?? today
         let shift = seedToday.days(until: today)
         var reference = ReferenceData(json: seed)
@@ -184,11 +196,15 @@ final class ServerStore: Sendable {
             stored["password"] = nil
             return stored
         }
-        let kinds: [(String, RecordKind)] = [("inspections", .inspection), ("issues", .issue),
-                                             ("scheduled_inspections", .schedule), ("notifications", .notification)]
+        let kinds: [(String, RecordKind)] = [
+            ("inspections", .inspection), ("issues", .issue),
+            ("scheduled_inspections", .schedule), ("notifications", .notification),
+        ]
         var maxID: Int64 = 0
-        for list in ["users", "projects", "facilities", "areas", "templates", "inspections", "issues",
-                     "scheduled_inspections", "notifications"] {
+        for list in [
+            "users", "projects", "facilities", "areas", "templates", "inspections", "issues",
+            "scheduled_inspections", "notifications",
+        ] {
             for item in seed[list]?.arrayValue ?? [] { maxID = max(maxID, item["id"]?.intValue ?? 0) }
         }
         do {
@@ -199,19 +215,22 @@ final class ServerStore: Sendable {
                         doc["comment"] = nil
                         doc = rebase(doc, days: shift)
                         if kind == .issue, doc["updated_at"] == nil { doc["updated_at"] = doc["created_at"] }
-                        try db.execute("INSERT INTO records (kind, id, doc) VALUES (?, ?, ?)",
-                                       [kind.rawValue, id, JSONValue.object(doc).jsonString()])
+                        try db.execute(
+                            "INSERT INTO records (kind, id, doc) VALUES (?, ?, ?)",
+                            [kind.rawValue, id, JSONValue.object(doc).jsonString()])
                     }
                 }
                 try db.execute("INSERT INTO kv (key, value) VALUES ('next_id', ?)", [String(maxID + 1)])
                 try db.execute("INSERT INTO kv (key, value) VALUES ('access_generation', '0')")
-                try db.execute("INSERT INTO kv (key, value) VALUES ('seeded_at', ?)",
-                               [DateFormats.instantString(now)])
+                try db.execute(
+                    "INSERT INTO kv (key, value) VALUES ('seeded_at', ?)",
+                    [DateFormats.instantString(now)])
                 try db.execute("INSERT INTO kv (key, value) VALUES ('reference', ?)", [reference.asJSON.jsonString()])
             }
         } catch {
-            throw DevServerError(.storage,
-                                 "The seed could not be stored (\(error)); remove the data directory and retry.")
+            throw DevServerError(
+                .storage,
+                "The seed could not be stored (\(error)); remove the data directory and retry.")
         }
         return reference
     }
@@ -235,8 +254,9 @@ final class ServerStore: Sendable {
     private static func writePlaceholders(_ seed: JSONValue, uploads: URL) throws {
         for path in seedPhotoPaths(seed) {
             let file = uploads.deletingLastPathComponent().appendingPathComponent(path)
-            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(),
-                                                     withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(),
+                withIntermediateDirectories: true)
             if !FileManager.default.fileExists(atPath: file.path) {
                 try? PlaceholderJPEG.data.write(to: file)
             }
@@ -258,8 +278,9 @@ final class ServerStore: Sendable {
 
     func put(_ db: Database, _ kind: RecordKind, _ doc: Doc) throws {
         guard let id = doc.int("id") else { return }
-        try db.execute("INSERT OR REPLACE INTO records (kind, id, doc) VALUES (?, ?, ?)",
-                       [kind.rawValue, id, JSONValue.object(doc).jsonString()])
+        try db.execute(
+            "INSERT OR REPLACE INTO records (kind, id, doc) VALUES (?, ?, ?)",
+            [kind.rawValue, id, JSONValue.object(doc).jsonString()])
     }
 
     /// A new id, greater than every id that exists (CONTRACT.md, Ids).
@@ -284,14 +305,17 @@ extension ServerStore {
     /// inspection or issue whose file is missing, so `/static/` keeps serving them after a cleanup.
     func ensureSeedPlaceholders() {
         guard let records = try? queue.read({ db in try all(db, .inspection) + all(db, .issue) }) else { return }
-        let paths = ServerStore.seedPhotoPaths(.object([
-            "inspections": .array(records.map(JSONValue.object)), "issues": .array([]),
-        ])).filter { ($0 as NSString).lastPathComponent.hasPrefix("seed-") }
+        let paths = ServerStore.seedPhotoPaths(
+            .object([
+                "inspections": .array(records.map(JSONValue.object)), "issues": .array([]),
+            ])
+        ).filter { ($0 as NSString).lastPathComponent.hasPrefix("seed-") }
         for path in paths {
             let file = uploadsDirectory.deletingLastPathComponent().appendingPathComponent(path)
             guard !FileManager.default.fileExists(atPath: file.path) else { continue }
-            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(),
-                                                     withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(),
+                withIntermediateDirectories: true)
             try? PlaceholderJPEG.data.write(to: file)
         }
     }
