@@ -1,5 +1,48 @@
+// jqc-devserver: the JQC /api/v1 stand-in (SHELL.md, jqc-devserver). Thin: options → DevServer.
+import Dispatch
 import Foundation
 import JQCDevServer
+import JQCKit
 
-FileHandle.standardError.write(Data("jqc-devserver: not built yet (issue 3)\n".utf8))
-exit(1)
+let usage = """
+    usage: jqc-devserver [--host 127.0.0.1] [--port N] [--data-dir DIR] [--seed demo|FILE] [--today YYYY-MM-DD]
+                         [--admin] [--access-ttl SECONDS] [--refresh-ttl SECONDS]
+    The default data directory is ./jqc-devserver-data.
+    """
+
+func fail(_ sentence: String) -> Never {
+    FileHandle.standardError.write(Data("jqc-devserver: \(sentence)\n\(usage)\n".utf8))
+    exit(64)
+}
+
+var options = DevServerOptions()
+do {
+    options = try DevServerOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch let error as DevServerError {
+    fail(error.message)
+}
+if options.showHelp {
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    exit(0)
+}
+let server = DevServer(configuration: options.configuration)
+let port: Int
+do {
+    port = try server.start()
+} catch {
+    FileHandle.standardError.write(Data("jqc-devserver: \(error)\n".utf8))
+    exit(1)
+}
+FileHandle.standardOutput.write(Data("listening on http://\(options.configuration.host):\(port)\n".utf8))
+
+signal(SIGTERM, SIG_IGN)
+signal(SIGINT, SIG_IGN)
+let signals = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: .main) }
+for source in signals {
+    source.setEventHandler {
+        server.stop()
+        exit(0)
+    }
+    source.resume()
+}
+dispatchMain()
