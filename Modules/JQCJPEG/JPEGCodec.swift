@@ -129,7 +129,9 @@ public enum JPEGCodec {
     /// - Returns: 64 values, or `nil` when `quality` is outside 1…100.
     public static func standardLuminanceTable(quality: Int) -> [UInt16]? {
         var values = [UInt16](repeating: 0, count: 64)
-        let ok = values.withUnsafeMutableBufferPointer { jqc_jpeg_standard_luminance_table(Int32(quality), $0.baseAddress) }
+        let ok = values.withUnsafeMutableBufferPointer {
+            jqc_jpeg_standard_luminance_table(Int32(quality), $0.baseAddress)
+        }
         return ok == 1 ? values : nil
     }
 

@@ -21,8 +21,9 @@ public struct PixelImage: Sendable, Equatable {
         guard width > 0, height > 0, channels == 1 || channels == 3, !areaOverflow, !bytesOverflow,
               bytes == pixels.count
         else {
-            throw JPEGError(.invalidArgument,
-                            "A pixel image needs positive sizes, 1 or 3 channels and width × height × channels bytes.")
+            throw JPEGError(
+                .invalidArgument,
+                "A pixel image needs positive sizes, 1 or 3 channels and width × height × channels bytes.")
         }
         self.init(unchecked: width, height: height, channels: channels, pixels: pixels)
     }

@@ -123,7 +123,8 @@ struct DamagedExifTests {
         let subIFDLoop = TestImages.exifPayload(
             bigEndian: true, ifd0: [Entry(tag: 0x0112, value: 8), Entry(tag: 0x8769, type: 4, value: 8)])
         #expect(ExifOrientation.read(app1: subIFDLoop) == .left)
-        let jpeg = TestImages.inserting(app1: subIFDLoop, into: try JPEGCodec.encode(try TestImages.blocks(), quality: 90))
+        let base = try JPEGCodec.encode(try TestImages.blocks(), quality: 90)
+        let jpeg = TestImages.inserting(app1: subIFDLoop, into: base)
         let (_, result) = try JPEGPipeline.recompress(jpeg)
         #expect(result.orientationApplied == .left && result.width == 40 && result.height == 64)
     }

@@ -134,7 +134,8 @@ struct RefusalTests {
         try JPEGCodec.encode(try TestImages.noise(width: 256, height: 256), quality: 95).write(to: input)
         let output = directory.path("out.jpg")
         let error = try #require(refusal { () throws(JPEGError) in
-            try JPEGPipeline.recompress(input: input, output: output, options: JPEGImportOptions(maxOutputBytes: 20_000))
+            try JPEGPipeline.recompress(
+                input: input, output: output, options: JPEGImportOptions(maxOutputBytes: 20_000))
         })
         #expect(error.code == .outputTooLarge)
         #expect(error.message.contains("20000 bytes"))
@@ -152,7 +153,8 @@ struct RefusalTests {
         #expect(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(input: input, output: output) }?.code
             == .notJPEG)
         #expect(try Data(contentsOf: output) == Data("previous".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["in.jpg", "out.jpg"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        #expect(names == ["in.jpg", "out.jpg"])
     }
 
     @Test("a missing input and an unwritable output are reported as sentences")
@@ -162,7 +164,8 @@ struct RefusalTests {
             try JPEGPipeline.recompress(input: directory.path("nope.jpg"), output: directory.path("out.jpg"))
         }
         #expect(missing?.code == .readFailed)
-        #expect(missing?.message == "The photo \(directory.path("nope.jpg").path) does not exist. Check the path and try again.")
+        let missingPath = directory.path("nope.jpg").path
+        #expect(missing?.message == "The photo \(missingPath) does not exist. Check the path and try again.")
 
         let input = directory.path("in.jpg")
         try JPEGCodec.encode(try TestImages.blocks(), quality: 90).write(to: input)
