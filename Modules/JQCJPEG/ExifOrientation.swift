@@ -37,11 +37,11 @@ public enum ExifOrientation: Int, Sendable, Equatable, CaseIterable {
         exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
         exif_data_load_data(exif, base.assumingMemoryBound(to: UInt8.self), UInt32(app1.count))
         guard let ifd0 = exif.pointee.ifd.0,
-              let entry = exif_content_get_entry(ifd0, EXIF_TAG_ORIENTATION),
-              entry.pointee.format == EXIF_FORMAT_SHORT,
-              entry.pointee.components >= 1,
-              entry.pointee.size >= 2,
-              let data = entry.pointee.data
+            let entry = exif_content_get_entry(ifd0, EXIF_TAG_ORIENTATION),
+            entry.pointee.format == EXIF_FORMAT_SHORT,
+            entry.pointee.components >= 1,
+            entry.pointee.size >= 2,
+            let data = entry.pointee.data
         else { return .up }
         let value = exif_get_short(data, exif_data_get_byte_order(exif))
         return ExifOrientation(rawValue: Int(value)) ?? .up

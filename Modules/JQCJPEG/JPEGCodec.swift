@@ -85,8 +85,10 @@ public enum JPEGCodec {
             }
             guard status.kind == kindOK else { return .failure(error(from: status, header: header)) }
             let image = PixelImage(unchecked: Int(width), height: Int(height), channels: Int(channels), pixels: pixels)
-            return .success(DecodedJPEG(image: image, header: header, scaleDenominator: denominator,
-                                        toleratedWarnings: Int(status.tolerated_warnings)))
+            return .success(
+                DecodedJPEG(
+                    image: image, header: header, scaleDenominator: denominator,
+                    toleratedWarnings: Int(status.tolerated_warnings)))
         }.get()
     }
 
@@ -106,14 +108,16 @@ public enum JPEGCodec {
         var length = 0
         var status = jqc_jpeg_status()
         let kind = image.pixels.withUnsafeBufferPointer { buffer in
-            jqc_jpeg_encode(buffer.baseAddress, Int32(image.width), Int32(image.height), Int32(image.channels),
-                            Int32(quality), max(0, maxBytes ?? 0), &output, &length, &status)
+            jqc_jpeg_encode(
+                buffer.baseAddress, Int32(image.width), Int32(image.height), Int32(image.channels),
+                Int32(quality), max(0, maxBytes ?? 0), &output, &length, &status)
         }
         guard kind == kindOK, let output else {
             if kind == Int32(JQC_JPEG_OUTPUT_TOO_BIG.rawValue), let maxBytes {
-                throw JPEGError(.outputTooLarge,
-                                "The re-encoded photo would be larger than \(maxBytes) bytes, the server's upload "
-                                    + "limit. Use a smaller photo.", cause: message(status.message))
+                throw JPEGError(
+                    .outputTooLarge,
+                    "The re-encoded photo would be larger than \(maxBytes) bytes, the server's upload "
+                        + "limit. Use a smaller photo.", cause: message(status.message))
             }
             throw error(from: status, header: nil)
         }
@@ -147,10 +151,13 @@ public enum JPEGCodec {
         guard kind == .jpeg else { return .failure(notJPEG(kind, data)) }
         return data.withUnsafeBytes { raw -> Result<T, JPEGError> in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                  let decoder = jqc_decoder_create(base, raw.count)
+                let decoder = jqc_decoder_create(base, raw.count)
             else {
-                return .failure(JPEGError(.outOfMemory, "There is not enough memory to start decoding the photo. "
-                                              + "Close other apps and try again."))
+                return .failure(
+                    JPEGError(
+                        .outOfMemory,
+                        "There is not enough memory to start decoding the photo. "
+                            + "Close other apps and try again."))
             }
             defer { jqc_decoder_destroy(decoder) }
             var raw = jqc_jpeg_header()
@@ -192,10 +199,11 @@ public enum JPEGCodec {
         guard header.width > limits.maxSide || header.height > limits.maxSide || overflow || pixels > limits.maxPixels
         else { return nil }
         let megapixels = (pixels + 500_000) / 1_000_000
-        return JPEGError(.tooLarge,
-                         "The photo is \(header.width) × \(header.height) px (about \(megapixels) megapixels); photos "
-                             + "over \(limits.maxPixels / 1_000_000) megapixels or \(limits.maxSide) px on a side are "
-                             + "refused before decoding. Use a smaller photo.")
+        return JPEGError(
+            .tooLarge,
+            "The photo is \(header.width) × \(header.height) px (about \(megapixels) megapixels); photos "
+                + "over \(limits.maxPixels / 1_000_000) megapixels or \(limits.maxSide) px on a side are "
+                + "refused before decoding. Use a smaller photo.")
     }
 
     static func notJPEG(_ kind: FileKind, _ data: Data) -> JPEGError {
@@ -206,15 +214,18 @@ public enum JPEGCodec {
             let head = data.prefix(2).map { String(format: "0x%02X", $0) }.joined(separator: " ")
             return JPEGError(.notJPEG, "The file is not a JPEG photo (it starts with \(head)). Choose a JPEG photo.")
         default:
-            return JPEGError(.notJPEG, "The file is \(kind.phrase), not a JPEG photo. Convert it to JPEG, or "
-                                 + "choose a JPEG photo.")
+            return JPEGError(
+                .notJPEG,
+                "The file is \(kind.phrase), not a JPEG photo. Convert it to JPEG, or "
+                    + "choose a JPEG photo.")
         }
     }
 
     static func precisionError(_ bits: Int, cause: String?) -> JPEGError {
-        JPEGError(.unsupportedPrecision,
-                  "The photo is a \(bits)-bit JPEG, which this app cannot read. Save it as a standard 8-bit JPEG "
-                      + "and import it again.", cause: cause)
+        JPEGError(
+            .unsupportedPrecision,
+            "The photo is a \(bits)-bit JPEG, which this app cannot read. Save it as a standard 8-bit JPEG "
+                + "and import it again.", cause: cause)
     }
 
     static func error(from status: jqc_jpeg_status, partial: jqc_jpeg_header) -> JPEGError {
@@ -223,8 +234,10 @@ public enum JPEGCodec {
             return precisionError(Int(partial.data_precision), cause: cause)
         }
         if status.kind == Int32(JQC_JPEG_TOO_BIG.rawValue) {
-            return JPEGError(.tooLarge, "The photo claims a size over libjpeg's 65,500 px limit (\(partial.width) × "
-                                 + "\(partial.height) px). Use a smaller photo.", cause: cause)
+            return JPEGError(
+                .tooLarge,
+                "The photo claims a size over libjpeg's 65,500 px limit (\(partial.width) × "
+                    + "\(partial.height) px). Use a smaller photo.", cause: cause)
         }
         return error(from: status, header: nil)
     }
@@ -234,29 +247,40 @@ public enum JPEGCodec {
         let quoted = cause.isEmpty ? "" : " (libjpeg: \(cause))"
         switch UInt32(bitPattern: status.kind) {
         case JQC_JPEG_TRUNCATED.rawValue:
-            return JPEGError(.truncated, "The photo is cut short\(quoted), so part of it would be grey. Copy the "
-                                 + "complete file again and import it.", cause: cause)
+            return JPEGError(
+                .truncated,
+                "The photo is cut short\(quoted), so part of it would be grey. Copy the "
+                    + "complete file again and import it.", cause: cause)
         case JQC_JPEG_DAMAGED.rawValue:
-            return JPEGError(.damaged, "The photo's image data is damaged\(quoted), so parts of it would be grey or "
-                                 + "garbled. Import an undamaged copy.", cause: cause)
+            return JPEGError(
+                .damaged,
+                "The photo's image data is damaged\(quoted), so parts of it would be grey or "
+                    + "garbled. Import an undamaged copy.", cause: cause)
         case JQC_JPEG_PRECISION.rawValue:
             return precisionError(header?.bitsPerSample ?? 12, cause: cause)
         case JQC_JPEG_TOO_BIG.rawValue:
-            return JPEGError(.tooLarge, "The photo is larger than libjpeg can handle\(quoted). Use a smaller photo.",
-                             cause: cause)
+            return JPEGError(
+                .tooLarge, "The photo is larger than libjpeg can handle\(quoted). Use a smaller photo.",
+                cause: cause)
         case JQC_JPEG_NOT_JPEG.rawValue:
             return JPEGError(.notJPEG, "The file is not a JPEG photo\(quoted). Choose a JPEG photo.", cause: cause)
         case JQC_JPEG_NO_MEMORY.rawValue:
-            return JPEGError(.outOfMemory, "There is not enough memory to process the photo\(quoted). Close other "
-                                 + "apps and try again.", cause: cause)
+            return JPEGError(
+                .outOfMemory,
+                "There is not enough memory to process the photo\(quoted). Close other "
+                    + "apps and try again.", cause: cause)
         case JQC_JPEG_OUTPUT_TOO_BIG.rawValue:
-            return JPEGError(.outputTooLarge, "The re-encoded photo would be over the upload limit\(quoted). Use a "
-                                 + "smaller photo.", cause: cause)
+            return JPEGError(
+                .outputTooLarge,
+                "The re-encoded photo would be over the upload limit\(quoted). Use a "
+                    + "smaller photo.", cause: cause)
         case JQC_JPEG_BAD_ARGUMENT.rawValue:
             return JPEGError(.invalidArgument, "The photo could not be processed: \(cause)", cause: cause)
         default:
-            return JPEGError(.corrupt, "The photo's JPEG data is corrupt and cannot be read\(quoted). Import an "
-                                 + "undamaged copy.", cause: cause)
+            return JPEGError(
+                .corrupt,
+                "The photo's JPEG data is corrupt and cannot be read\(quoted). Import an "
+                    + "undamaged copy.", cause: cause)
         }
     }
 

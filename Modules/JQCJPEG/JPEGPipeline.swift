@@ -18,9 +18,10 @@ public struct JPEGImportOptions: Sendable, Equatable {
     public static let serverUploadCap = 50 * 1024 * 1024
 
     /// Creates options; the defaults are issue 8's.
-    public init(maxLongEdge: Int = 4096, quality: Int = 80, limits: JPEGLimits = JPEGLimits(),
-                maxOutputBytes: Int = JPEGImportOptions.serverUploadCap)
-    {
+    public init(
+        maxLongEdge: Int = 4096, quality: Int = 80, limits: JPEGLimits = JPEGLimits(),
+        maxOutputBytes: Int = JPEGImportOptions.serverUploadCap
+    ) {
         self.maxLongEdge = maxLongEdge
         self.quality = quality
         self.limits = limits
@@ -118,8 +119,9 @@ public enum JPEGPipeline {
         do {
             return try Data(contentsOf: url, options: .alwaysMapped)
         } catch {
-            throw JPEGError(.readFailed, "Could not read the photo \(url.path): \(error.localizedDescription)",
-                            cause: "\(error)")
+            throw JPEGError(
+                .readFailed, "Could not read the photo \(url.path): \(error.localizedDescription)",
+                cause: "\(error)")
         }
     }
 }

@@ -19,7 +19,7 @@ public struct PixelImage: Sendable, Equatable {
         let (area, areaOverflow) = width.multipliedReportingOverflow(by: height)
         let (bytes, bytesOverflow) = area.multipliedReportingOverflow(by: channels)
         guard width > 0, height > 0, channels == 1 || channels == 3, !areaOverflow, !bytesOverflow,
-              bytes == pixels.count
+            bytes == pixels.count
         else {
             throw JPEGError(
                 .invalidArgument,

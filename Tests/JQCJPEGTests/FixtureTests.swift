@@ -7,7 +7,8 @@ import Testing
 enum Fixtures {
     static let manifest = TestPaths.sharedFixture("photos/MANIFEST.tsv")
     static let available = manifest.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
-    static let absent = "../shared/fixtures/photos/MANIFEST.tsv is absent: fixture photo checks skipped "
+    static let absent =
+        "../shared/fixtures/photos/MANIFEST.tsv is absent: fixture photo checks skipped "
         + "(the generated-JPEG suites still run)"
 
     static func url(_ name: String) -> URL {
@@ -29,8 +30,9 @@ enum Fixtures {
         let index = { (name: String) in columns.firstIndex(of: name)! }
         return lines.dropFirst().map { line in
             let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return Row(file: cells[index("file")], kind: cells[index("kind")], expected: cells[index("expected")],
-                       size: cells[index("width_x_height")])
+            return Row(
+                file: cells[index("file")], kind: cells[index("kind")], expected: cells[index("expected")],
+                size: cells[index("width_x_height")])
         }
     }
 
@@ -72,15 +74,18 @@ struct FixtureTests {
         let rows = try Fixtures.rows()
         #expect(rows.count >= 50)
         let kinds = Set(rows.map(\.kind))
-        for kind in ["baseline", "progressive", "arithmetic", "cmyk", "grayscale", "12bit", "truncated", "corrupt",
-                     "not-jpeg", "broken-exif", "huge-exif"] {
+        for kind in [
+            "baseline", "progressive", "arithmetic", "cmyk", "grayscale", "12bit", "truncated", "corrupt",
+            "not-jpeg", "broken-exif", "huge-exif",
+        ] {
             #expect(kinds.contains(kind), "kind \(kind)")
         }
         #expect(Set(rows.map(\.expected)) == ["decode-ok", "reject"])
     }
 
-    @Test("every manifest row has its expected outcome, size after orientation and refusal code",
-          arguments: (try? Fixtures.rows()) ?? [])
+    @Test(
+        "every manifest row has its expected outcome, size after orientation and refusal code",
+        arguments: (try? Fixtures.rows()) ?? [])
     func manifestRow(_ row: Fixtures.Row) throws {
         let directory = TemporaryDirectory()
         let output = directory.path("out.jpg")
@@ -99,9 +104,10 @@ struct FixtureTests {
             #expect(!TestImages.headerMarkers(try Data(contentsOf: output)).contains(0xE1))
         } else {
             #expect(row.expected == "reject")
-            let error = try #require(refusal { () throws(JPEGError) in
-                try JPEGPipeline.recompress(input: input, output: output)
-            }, "\(row.file)")
+            let error = try #require(
+                refusal { () throws(JPEGError) in
+                    try JPEGPipeline.recompress(input: input, output: output)
+                }, "\(row.file)")
             #expect(error.code == Fixtures.expectedCode(row), "\(row.file): \(error.message)")
             #expect(error.message.hasSuffix("."), "\(error.message)")
             #expect(!FileManager.default.fileExists(atPath: output.path))
@@ -117,8 +123,9 @@ struct FixtureTests {
         let error = refusal { () throws(JPEGError) in try JPEGPipeline.recompress(data) }
         #expect(ContinuousClock.now - started < .seconds(1))
         #expect(error?.code == .tooLarge)
-        #expect(error?.message == "The photo is 65500 × 65500 px (about 4290 megapixels); photos over 100 megapixels "
-            + "or 30000 px on a side are refused before decoding. Use a smaller photo.")
+        #expect(
+            error?.message == "The photo is 65500 × 65500 px (about 4290 megapixels); photos over 100 megapixels "
+                + "or 30000 px on a side are refused before decoding. Use a smaller photo.")
     }
 
     @Test("headers report progressive, arithmetic, grayscale and Adobe CMYK inputs")
@@ -137,8 +144,9 @@ struct FixtureTests {
         #expect(odd.toleratedWarnings == 1)
     }
 
-    @Test("Portrait_0 … Portrait_8 come out matching upright Portrait_1; a wrong orientation does not",
-          arguments: 0...8)
+    @Test(
+        "Portrait_0 … Portrait_8 come out matching upright Portrait_1; a wrong orientation does not",
+        arguments: 0...8)
     func portraits(_ index: Int) throws {
         let reference = try JPEGCodec.decode(try Data(contentsOf: Fixtures.url("Portrait_1.jpg"))).image
         let imported = try Fixtures.importedPixels("Portrait_\(index).jpg")
@@ -153,8 +161,9 @@ struct FixtureTests {
         }
     }
 
-    @Test("hopper_orientation_N comes out matching upright hopper.jpg; a wrong orientation does not",
-          arguments: [2, 3, 4, 5, 7, 8])
+    @Test(
+        "hopper_orientation_N comes out matching upright hopper.jpg; a wrong orientation does not",
+        arguments: [2, 3, 4, 5, 7, 8])
     func hopper(_ orientation: Int) throws {
         let reference = try JPEGCodec.decode(try Data(contentsOf: Fixtures.url("hopper.jpg"))).image
         let imported = try Fixtures.importedPixels("hopper_orientation_\(orientation).jpg")

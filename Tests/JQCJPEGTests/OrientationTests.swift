@@ -12,8 +12,9 @@ let generatedPixelBound = 10.0
 struct GeneratedOrientationTests {
     static let cases: [(Int, Bool)] = (1...8).flatMap { [($0, false), ($0, true)] }
 
-    @Test("each orientation in both byte orders is applied to the pixels once and the IFD 1 thumbnail tag is ignored",
-          arguments: cases)
+    @Test(
+        "each orientation in both byte orders is applied to the pixels once and the IFD 1 thumbnail tag is ignored",
+        arguments: cases)
     func orientationApplied(orientation: Int, bigEndian: Bool) throws {
         let upright = try TestImages.blocks(width: 64, height: 40)
         let stored = try TestImages.stored(showing: upright, orientation)
@@ -48,8 +49,9 @@ struct GeneratedOrientationTests {
         }
     }
 
-    @Test("PixelImage.apply matches an independent reference exactly for all 8 orientations, RGB and gray",
-          arguments: [1, 3])
+    @Test(
+        "PixelImage.apply matches an independent reference exactly for all 8 orientations, RGB and gray",
+        arguments: [1, 3])
     func applyMatchesReference(channels: Int) throws {
         let source: PixelImage
         if channels == 3 {
@@ -69,8 +71,9 @@ struct GeneratedOrientationTests {
     func grayscale() throws {
         let upright = try TestImages.blocks(width: 48, height: 32, channels: 1)
         let stored = try TestImages.stored(showing: upright, 6)
-        let jpeg = TestImages.inserting(app1: TestImages.orientationPayload(6, bigEndian: true),
-                                        into: try JPEGCodec.encode(stored, quality: 95))
+        let jpeg = TestImages.inserting(
+            app1: TestImages.orientationPayload(6, bigEndian: true),
+            into: try JPEGCodec.encode(stored, quality: 95))
         #expect(try JPEGCodec.readHeader(jpeg).colorSpace == .gray)
         let (output, result) = try JPEGPipeline.recompress(jpeg)
         #expect(result.channels == 1 && result.width == 48 && result.height == 32)
@@ -90,20 +93,40 @@ struct DamagedExifTests {
         ("orientation 0", TestImages.orientationPayload(0, bigEndian: true)),
         ("orientation 9", TestImages.orientationPayload(9, bigEndian: false)),
         ("orientation 65535", TestImages.orientationPayload(65535, bigEndian: true)),
-        ("orientation stored as LONG", TestImages.exifPayload(
-            bigEndian: false, ifd0: [Entry(tag: 0x0112, type: 4, value: 6)])),
-        ("orientation with zero components", TestImages.exifPayload(
-            bigEndian: true, ifd0: [Entry(tag: 0x0112, count: 0, value: 6)])),
-        ("only in the thumbnail's IFD 1", TestImages.exifPayload(
-            bigEndian: false, ifd0: [Entry(tag: 0x010F, type: 3, value: 1)], ifd1: [Entry(tag: 0x0112, value: 6)])),
+        (
+            "orientation stored as LONG",
+            TestImages.exifPayload(
+                bigEndian: false, ifd0: [Entry(tag: 0x0112, type: 4, value: 6)])
+        ),
+        (
+            "orientation with zero components",
+            TestImages.exifPayload(
+                bigEndian: true, ifd0: [Entry(tag: 0x0112, count: 0, value: 6)])
+        ),
+        (
+            "only in the thumbnail's IFD 1",
+            TestImages.exifPayload(
+                bigEndian: false, ifd0: [Entry(tag: 0x010F, type: 3, value: 1)], ifd1: [Entry(tag: 0x0112, value: 6)])
+        ),
         ("TIFF header cut short", Array(TestImages.orientationPayload(6, bigEndian: true).prefix(12))),
         ("IFD 0 cut in the middle of its entry", Array(TestImages.orientationPayload(6, bigEndian: false).prefix(18))),
-        ("bad byte-order mark", Array("Exif".utf8) + [0, 0, 0x58, 0x58, 0x2A, 0x00, 8, 0, 0, 0, 1, 0, 0x12, 0x01,
-                                                     3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0]),
-        ("IFD 0 offset beyond the segment", Array("Exif".utf8) + [0, 0, 0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0, 0]
-            + [UInt8](repeating: 0, count: 8)),
-        ("Exif sub-IFD pointing outside", TestImages.exifPayload(
-            bigEndian: true, ifd0: [Entry(tag: 0x8769, type: 4, value: 0x7FFF_FFF0)])),
+        (
+            "bad byte-order mark",
+            Array("Exif".utf8) + [
+                0, 0, 0x58, 0x58, 0x2A, 0x00, 8, 0, 0, 0, 1, 0, 0x12, 0x01,
+                3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0,
+            ]
+        ),
+        (
+            "IFD 0 offset beyond the segment",
+            Array("Exif".utf8) + [0, 0, 0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0, 0]
+                + [UInt8](repeating: 0, count: 8)
+        ),
+        (
+            "Exif sub-IFD pointing outside",
+            TestImages.exifPayload(
+                bigEndian: true, ifd0: [Entry(tag: 0x8769, type: 4, value: 0x7FFF_FFF0)])
+        ),
         ("not EXIF at all (XMP)", Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>".utf8)),
     ]
 

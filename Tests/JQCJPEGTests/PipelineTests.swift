@@ -42,7 +42,10 @@ struct RefusalTests {
     static let notJPEGs: [(String, [UInt8], String)] = [
         ("PNG", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8), "a PNG image"),
         ("WebP", Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8), "a WebP image"),
-        ("HEIC", [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8), "a HEIC/HEIF image"),
+        (
+            "HEIC", [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8),
+            "a HEIC/HEIF image"
+        ),
         ("text", Array("date,facility\n2026-11-30,North Tower\n".utf8), "a text file"),
         ("empty", [], "empty (0 bytes)"),
         ("unknown binary", [0x00, 0x01, 0x02, 0x03, 0xFE], "starts with 0x00 0x01"),
@@ -54,9 +57,10 @@ struct RefusalTests {
         let input = directory.path("photo.jpg")
         try Data(bytes).write(to: input)
         let output = directory.path("out.jpg")
-        let error = try #require(refusal { () throws(JPEGError) in
-            try JPEGPipeline.recompress(input: input, output: output)
-        })
+        let error = try #require(
+            refusal { () throws(JPEGError) in
+                try JPEGPipeline.recompress(input: input, output: output)
+            })
         #expect(error.code == .notJPEG, "\(name)")
         #expect(error.message.contains(phrase), "\(error.message)")
         #expect(error.message.hasSuffix("."))
@@ -66,9 +70,10 @@ struct RefusalTests {
     @Test("a JPEG cut short is refused as truncated")
     func truncated() throws {
         let jpeg = try JPEGCodec.encode(try TestImages.noise(width: 64, height: 64), quality: 90)
-        let error = try #require(refusal { () throws(JPEGError) in
-            try JPEGPipeline.recompress(jpeg.prefix(jpeg.count * 2 / 3))
-        })
+        let error = try #require(
+            refusal { () throws(JPEGError) in
+                try JPEGPipeline.recompress(jpeg.prefix(jpeg.count * 2 / 3))
+            })
         #expect(error.code == .truncated)
         #expect(error.cause == "Premature end of JPEG file")
     }
@@ -102,12 +107,15 @@ struct RefusalTests {
         #expect(error.message.hasPrefix("The photo is a 12-bit JPEG"))
     }
 
-    @Test("sizes over the limits are refused right after the header", arguments: [
-        (65500, 65500), (30001, 16), (16, 30001), (10001, 10000),
-    ])
+    @Test(
+        "sizes over the limits are refused right after the header",
+        arguments: [
+            (65500, 65500), (30001, 16), (16, 30001), (10001, 10000),
+        ])
     func tooLarge(width: Int, height: Int) throws {
-        let jpeg = TestImages.patchingFrame(try JPEGCodec.encode(try TestImages.blocks(), quality: 90),
-                                            width: width, height: height)
+        let jpeg = TestImages.patchingFrame(
+            try JPEGCodec.encode(try TestImages.blocks(), quality: 90),
+            width: width, height: height)
         #expect(try JPEGCodec.readHeader(jpeg).width == width)
         let error = try #require(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg) })
         #expect(error.code == .tooLarge)
@@ -120,11 +128,13 @@ struct RefusalTests {
         let exact = JPEGImportOptions(limits: JPEGLimits(maxPixels: 64 * 40, maxSide: 64))
         #expect(try JPEGPipeline.recompress(jpeg, options: exact).result.width == 64)
         let fewerPixels = JPEGImportOptions(limits: JPEGLimits(maxPixels: 64 * 40 - 1, maxSide: 64))
-        #expect(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg, options: fewerPixels) }?.code
-            == .tooLarge)
+        #expect(
+            refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg, options: fewerPixels) }?.code
+                == .tooLarge)
         let shorterSide = JPEGImportOptions(limits: JPEGLimits(maxPixels: 10_000, maxSide: 63))
-        #expect(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg, options: shorterSide) }?.code
-            == .tooLarge)
+        #expect(
+            refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg, options: shorterSide) }?.code
+                == .tooLarge)
     }
 
     @Test("an output over the byte cap is refused and no file is written")
@@ -133,10 +143,11 @@ struct RefusalTests {
         let input = directory.path("noise.jpg")
         try JPEGCodec.encode(try TestImages.noise(width: 256, height: 256), quality: 95).write(to: input)
         let output = directory.path("out.jpg")
-        let error = try #require(refusal { () throws(JPEGError) in
-            try JPEGPipeline.recompress(
-                input: input, output: output, options: JPEGImportOptions(maxOutputBytes: 20_000))
-        })
+        let error = try #require(
+            refusal { () throws(JPEGError) in
+                try JPEGPipeline.recompress(
+                    input: input, output: output, options: JPEGImportOptions(maxOutputBytes: 20_000))
+            })
         #expect(error.code == .outputTooLarge)
         #expect(error.message.contains("20000 bytes"))
         #expect(!FileManager.default.fileExists(atPath: output.path))
@@ -150,8 +161,9 @@ struct RefusalTests {
         try Data("not a photo".utf8).write(to: input)
         let output = directory.path("out.jpg")
         try Data("previous".utf8).write(to: output)
-        #expect(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(input: input, output: output) }?.code
-            == .notJPEG)
+        #expect(
+            refusal { () throws(JPEGError) in try JPEGPipeline.recompress(input: input, output: output) }?.code
+                == .notJPEG)
         #expect(try Data(contentsOf: output) == Data("previous".utf8))
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
         #expect(names == ["in.jpg", "out.jpg"])
@@ -178,24 +190,29 @@ struct RefusalTests {
     @Test("impossible options are refused")
     func invalidOptions() throws {
         let jpeg = try JPEGCodec.encode(try TestImages.blocks(), quality: 90)
-        #expect(refusal { () throws(JPEGError) in
-            try JPEGPipeline.recompress(jpeg, options: JPEGImportOptions(quality: 0))
-        }?.code == .invalidArgument)
-        #expect(refusal { () throws(JPEGError) in
-            try JPEGPipeline.recompress(jpeg, options: JPEGImportOptions(maxLongEdge: 0))
-        }?.code == .invalidArgument)
-        #expect(refusal { () throws(JPEGError) in
-            try PixelImage(width: 2, height: 2, channels: 3, pixels: [0, 0, 0])
-        }?.code == .invalidArgument)
+        #expect(
+            refusal { () throws(JPEGError) in
+                try JPEGPipeline.recompress(jpeg, options: JPEGImportOptions(quality: 0))
+            }?.code == .invalidArgument)
+        #expect(
+            refusal { () throws(JPEGError) in
+                try JPEGPipeline.recompress(jpeg, options: JPEGImportOptions(maxLongEdge: 0))
+            }?.code == .invalidArgument)
+        #expect(
+            refusal { () throws(JPEGError) in
+                try PixelImage(width: 2, height: 2, channels: 3, pixels: [0, 0, 0])
+            }?.code == .invalidArgument)
     }
 }
 
 @Suite("DCT scaling for photos over the long-edge limit")
 struct ScalingTests {
-    @Test("the scale denominator is the smallest of 1, 2, 4, 8 that fits the long edge", arguments: [
-        (4096, 4096, 4096, 1), (4097, 10, 4096, 2), (10, 8192, 4096, 2), (8193, 10, 4096, 4),
-        (16384, 10, 4096, 4), (16385, 10, 4096, 8), (40000, 10, 4096, 8), (1000, 600, 300, 4),
-    ])
+    @Test(
+        "the scale denominator is the smallest of 1, 2, 4, 8 that fits the long edge",
+        arguments: [
+            (4096, 4096, 4096, 1), (4097, 10, 4096, 2), (10, 8192, 4096, 2), (8193, 10, 4096, 4),
+            (16384, 10, 4096, 4), (16385, 10, 4096, 8), (40000, 10, 4096, 8), (1000, 600, 300, 4),
+        ])
     func denominator(width: Int, height: Int, maxLongEdge: Int, expected: Int) {
         #expect(JPEGCodec.scaleDenominator(width: width, height: height, maxLongEdge: maxLongEdge) == expected)
     }
@@ -216,8 +233,9 @@ struct ScalingTests {
     func scaledAndTurned() throws {
         let upright = try TestImages.blocks(width: 600, height: 1000)
         let stored = try TestImages.stored(showing: upright, 6)
-        let jpeg = TestImages.inserting(app1: TestImages.orientationPayload(6, bigEndian: false),
-                                        into: try JPEGCodec.encode(stored, quality: 90))
+        let jpeg = TestImages.inserting(
+            app1: TestImages.orientationPayload(6, bigEndian: false),
+            into: try JPEGCodec.encode(stored, quality: 90))
         let (output, result) = try JPEGPipeline.recompress(jpeg, options: JPEGImportOptions(maxLongEdge: 500))
         #expect(result.width == 300 && result.height == 500 && result.orientationApplied == .right)
         let expected = try JPEGCodec.decode(try JPEGCodec.encode(upright, quality: 90), maxLongEdge: 500).image

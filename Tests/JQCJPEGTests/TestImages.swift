@@ -84,9 +84,10 @@ enum TestImages {
 
     /// A hand-built APP1 payload ("Exif\0\0" + TIFF) with IFD 0 holding `ifd0` and, when given, an IFD 1
     /// (thumbnail) holding `ifd1`. `nextOfIFD0` overrides IFD 0's next-IFD offset (e.g. a loop to itself).
-    static func exifPayload(bigEndian: Bool, ifd0: [Entry], ifd1: [Entry]? = nil,
-                            nextOfIFD0: UInt32? = nil) -> [UInt8]
-    {
+    static func exifPayload(
+        bigEndian: Bool, ifd0: [Entry], ifd1: [Entry]? = nil,
+        nextOfIFD0: UInt32? = nil
+    ) -> [UInt8] {
         func u16(_ v: UInt16) -> [UInt8] {
             bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)]
         }
@@ -113,8 +114,9 @@ enum TestImages {
 
     /// An orientation-only EXIF payload, optionally with another orientation in the thumbnail's IFD 1.
     static func orientationPayload(_ value: UInt16, bigEndian: Bool, thumbnail: UInt16? = nil) -> [UInt8] {
-        exifPayload(bigEndian: bigEndian, ifd0: [Entry(tag: 0x0112, value: UInt32(value))],
-                    ifd1: thumbnail.map { [Entry(tag: 0x0112, value: UInt32($0))] })
+        exifPayload(
+            bigEndian: bigEndian, ifd0: [Entry(tag: 0x0112, value: UInt32(value))],
+            ifd1: thumbnail.map { [Entry(tag: 0x0112, value: UInt32($0))] })
     }
 
     /// `jpeg` with an APP1 segment holding `payload` inserted right after SOI.
