@@ -488,8 +488,19 @@ void jqc_orient_in_place(unsigned char *pixels, int width, int height, int chann
     if (orientation == 2 || orientation == 3) {
         for (int y = 0; y < height; y++) {
             unsigned char *line = pixels + (size_t)y * row;
-            for (int x = 0; x < width / 2; x++) {
-                jqc_swap_pixels(line + (size_t)x * channels, line + (size_t)(width - 1 - x) * channels, channels);
+            unsigned char *left = line, *right = line + (size_t)(width - 1) * (size_t)channels;
+            if (channels == 3) {
+                for (; left < right; left += 3, right -= 3) {
+                    unsigned char r = left[0], g = left[1], b = left[2];
+                    left[0] = right[0];
+                    left[1] = right[1];
+                    left[2] = right[2];
+                    right[0] = r;
+                    right[1] = g;
+                    right[2] = b;
+                }
+            } else {
+                for (; left < right; left += channels, right -= channels) jqc_swap_pixels(left, right, channels);
             }
         }
     }
@@ -515,21 +526,36 @@ void jqc_orient_copy(const unsigned char *src, int width, int height, int channe
         jqc_orient_in_place(dst, width, height, channels, orientation);
         return;
     }
-    // Output is `height` px wide, `width` px tall: dst(x, y) for x < height, y < width.
-    int out_width = height;
-    size_t out_row = (size_t)out_width * (size_t)channels;
-    size_t in_row = (size_t)width * (size_t)channels;
-    for (int y = 0; y < width; y++) {
-        unsigned char *line = dst + (size_t)y * out_row;
-        for (int x = 0; x < out_width; x++) {
-            int sx, sy;
-            switch (orientation) {
-            case 5: sx = y; sy = x; break;                            // transpose
-            case 6: sx = y; sy = height - 1 - x; break;               // rotate 90° clockwise
-            case 7: sx = width - 1 - y; sy = height - 1 - x; break;   // transverse
-            default: sx = width - 1 - y; sy = x; break;               // 8: rotate 90° counter-clockwise
+    // Output is `height` px wide, `width` px tall: dst(x, y) for x < height, y < width. Along an output
+    // row the source walks a column (one source row per step), so the work is done in square tiles to
+    // keep both sides in cache.
+    const int out_width = height, out_height = width, tile = 32;
+    const ptrdiff_t in_row = (ptrdiff_t)width * channels;
+    const size_t out_row = (size_t)out_width * (size_t)channels;
+    const ptrdiff_t step = (orientation == 5 || orientation == 8) ? in_row : -in_row;
+    for (int ty = 0; ty < out_height; ty += tile) {
+        int y_end = ty + tile < out_height ? ty + tile : out_height;
+        for (int tx = 0; tx < out_width; tx += tile) {
+            int x_end = tx + tile < out_width ? tx + tile : out_width;
+            for (int y = ty; y < y_end; y++) {
+                // Source column: y for 5 and 6, width-1-y for 7 and 8; source row at x = tx: tx for 5 and 8
+                // (rotating 90° counter-clockwise / transposing), height-1-tx for 6 and 7.
+                int sx = (orientation == 5 || orientation == 6) ? y : width - 1 - y;
+                int sy = (orientation == 5 || orientation == 8) ? tx : height - 1 - tx;
+                const unsigned char *p = src + (ptrdiff_t)sy * in_row + (ptrdiff_t)sx * channels;
+                unsigned char *d = dst + (size_t)y * out_row + (size_t)tx * (size_t)channels;
+                if (channels == 3) {
+                    for (int x = tx; x < x_end; x++, d += 3, p += step) {
+                        d[0] = p[0];
+                        d[1] = p[1];
+                        d[2] = p[2];
+                    }
+                } else if (channels == 1) {
+                    for (int x = tx; x < x_end; x++, d++, p += step) *d = *p;
+                } else {
+                    for (int x = tx; x < x_end; x++, d += channels, p += step) memcpy(d, p, (size_t)channels);
+                }
             }
-            memcpy(line + (size_t)x * channels, src + (size_t)sy * in_row + (size_t)sx * channels, (size_t)channels);
         }
     }
 }
