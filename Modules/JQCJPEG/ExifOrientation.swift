@@ -47,7 +47,7 @@ public enum ExifOrientation: Int, Sendable, Equatable, CaseIterable {
         return ExifOrientation(rawValue: Int(value)) ?? .up
     }
 
-    /// Reads the orientation from bytes holding one APP1 payload; see ``read(app1:)-(UnsafeRawBufferPointer)``.
+    /// Reads the orientation from bytes holding one APP1 payload; as the raw-buffer variant.
     /// - Returns: the orientation, ``up`` for anything unusable.
     public static func read(app1 bytes: [UInt8]) -> ExifOrientation {
         bytes.withUnsafeBytes { read(app1: $0) }

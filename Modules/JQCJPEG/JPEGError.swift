@@ -10,10 +10,13 @@ public struct JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
         case notJPEG = "not-jpeg"
         /// A 12-bit (or otherwise non-8-bit) JPEG, which the 8-bit libjpeg API cannot decode.
         case unsupportedPrecision = "unsupported-precision"
-        /// The data ends before the image does (libjpeg's JWRN_JPEG_EOF).
+        /// The data ends before the image does (libjpeg's JWRN_JPEG_EOF), even when only the EOI marker is
+        /// missing.
         case truncated = "truncated"
-        /// libjpeg warned about damaged scan data (bad Huffman code, premature end of a data segment,
-        /// must-resync, extraneous bytes during scan decoding or before RSTn/EOI).
+        /// libjpeg warned about damaged scan data (bad Huffman or arithmetic code, premature end of a data
+        /// segment, must-resync, inconsistent progression, extraneous bytes once scan decoding has begun or
+        /// before RSTn/EOI). Header oddities (stray bytes before a header marker, JWRN_NOT_SEQUENTIAL) are
+        /// tolerated instead.
         case damaged = "damaged"
         /// libjpeg refused the stream outright (bad structure, tables or parameters).
         case corrupt = "corrupt"

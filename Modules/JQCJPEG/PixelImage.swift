@@ -3,6 +3,9 @@ import CJPEGShim
 /// Decoded pixels: `height` rows of `width` pixels, each `channels` bytes (1 = gray, 3 = R, G, B),
 /// packed with no row padding; row 0 is the top. 8 bits per sample.
 public struct PixelImage: Sendable, Equatable {
+    /// The longest side JPEG (and libjpeg) can hold, in px.
+    public static let maxSide = 65_500
+
     /// Width in px.
     public private(set) var width: Int
     /// Height in px.
@@ -13,17 +16,15 @@ public struct PixelImage: Sendable, Equatable {
     public private(set) var pixels: [UInt8]
 
     /// Wraps a pixel buffer.
-    /// - Throws: ``JPEGError`` `.invalidArgument` when the sizes are not positive, `channels` is not 1 or
-    ///   3, or `pixels.count != width * height * channels`.
+    /// - Throws: ``JPEGError`` `.invalidArgument` when a side is outside 1…65,500 px (JPEG's limit),
+    ///   `channels` is not 1 or 3, or `pixels.count != width * height * channels`.
     public init(width: Int, height: Int, channels: Int, pixels: [UInt8]) throws(JPEGError) {
-        let (area, areaOverflow) = width.multipliedReportingOverflow(by: height)
-        let (bytes, bytesOverflow) = area.multipliedReportingOverflow(by: channels)
-        guard width > 0, height > 0, channels == 1 || channels == 3, !areaOverflow, !bytesOverflow,
-            bytes == pixels.count
+        let sidesFit = (1...Self.maxSide).contains(width) && (1...Self.maxSide).contains(height)
+        guard sidesFit, channels == 1 || channels == 3, pixels.count == width * height * channels
         else {
             throw JPEGError(
                 .invalidArgument,
-                "A pixel image needs positive sizes, 1 or 3 channels and width × height × channels bytes.")
+                "A pixel image needs sides of 1 to 65,500 px, 1 or 3 channels and width × height × channels bytes.")
         }
         self.init(unchecked: width, height: height, channels: channels, pixels: pixels)
     }

@@ -78,6 +78,14 @@ struct RefusalTests {
         #expect(error.cause == "Premature end of JPEG file")
     }
 
+    @Test("a JPEG missing only its final EOI marker is refused as truncated")
+    func missingEndOfImage() throws {
+        let jpeg = try JPEGCodec.encode(try TestImages.blocks(), quality: 90)
+        #expect(Array(jpeg.suffix(2)) == [0xFF, 0xD9])
+        let error = try #require(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg.dropLast(2)) })
+        #expect(error.code == .truncated)
+    }
+
     @Test("extraneous bytes before EOI (after the scan) are refused as damaged pixels")
     func junkBeforeEndOfImage() throws {
         let jpeg = try JPEGCodec.encode(try TestImages.blocks(), quality: 90)

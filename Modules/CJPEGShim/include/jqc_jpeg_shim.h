@@ -12,10 +12,14 @@ typedef enum jqc_jpeg_kind {
     JQC_JPEG_OK = 0,
     /// A fatal libjpeg error not covered below (bad structure, bad tables, …).
     JQC_JPEG_CORRUPT = 1,
-    /// JWRN_JPEG_EOF: the data ends before the image does (libjpeg would fill the rest with grey).
+    /// JWRN_JPEG_EOF: the data ends before the image does (libjpeg would fill the rest with grey), even
+    /// when only the final EOI marker is missing.
     JQC_JPEG_TRUNCATED = 2,
-    /// A warning that means damaged pixels (bad Huffman/arithmetic code, premature end of a data
-    /// segment, must-resync, extraneous bytes once scan decoding has begun or before RSTn/EOI).
+    /// A warning that means damaged pixels: bad Huffman or arithmetic code (JWRN_HUFF_BAD_CODE,
+    /// JWRN_ARITH_BAD_CODE), premature end of a data segment (JWRN_HIT_MARKER), JWRN_MUST_RESYNC, an
+    /// inconsistent progression (JWRN_BOGUS_PROGRESSION), and JWRN_EXTRANEOUS_DATA once scan decoding has
+    /// begun (after jpeg_read_header) or before an RSTn/EOI marker. Other warnings (stray bytes before a
+    /// header marker, JWRN_NOT_SEQUENTIAL, JWRN_ADOBE_XFORM, JWRN_BOGUS_ICC, …) are tolerated and counted.
     JQC_JPEG_DAMAGED = 3,
     /// JERR_BAD_PRECISION: 12-bit (or other non-8-bit) samples.
     JQC_JPEG_PRECISION = 4,
