@@ -386,10 +386,12 @@ static void jqc_dest_term(j_compress_ptr cinfo) {
 }
 
 int jqc_jpeg_encode(const unsigned char *pixels, int width, int height, int channels, int quality,
-                    size_t max_bytes, unsigned char **out, size_t *out_length, jqc_jpeg_status *status) {
+                    int coding, size_t max_bytes, unsigned char **out, size_t *out_length,
+                    jqc_jpeg_status *status) {
     jqc_status_clear(status);
     if (!pixels || !out || !out_length || width <= 0 || height <= 0 || width > JPEG_MAX_DIMENSION
-        || height > JPEG_MAX_DIMENSION || (channels != 1 && channels != 3) || quality < 1 || quality > 100) {
+        || height > JPEG_MAX_DIMENSION || (channels != 1 && channels != 3) || quality < 1 || quality > 100
+        || coding < 0 || coding > 2) {
         return jqc_status_simple(status, JQC_JPEG_BAD_ARGUMENT, "Invalid image or quality for encoding.");
     }
     *out = NULL;
@@ -428,6 +430,10 @@ int jqc_jpeg_encode(const unsigned char *pixels, int width, int height, int chan
     cinfo->in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_set_defaults(cinfo);
     jpeg_set_quality(cinfo, quality, TRUE);
+    if (coding == 1) jpeg_simple_progression(cinfo);
+#ifdef C_ARITH_CODING_SUPPORTED
+    if (coding == 2) cinfo->arith_code = TRUE;
+#endif
     jpeg_start_compress(cinfo, TRUE);
     JSAMPROW rows[16];
     while (cinfo->next_scanline < cinfo->image_height) {

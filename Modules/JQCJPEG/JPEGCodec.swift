@@ -92,15 +92,19 @@ public enum JPEGCodec {
         }.get()
     }
 
-    /// Encodes pixels as a baseline JFIF JPEG with libjpeg's standard tables scaled for `quality`.
+    /// Encodes pixels as a JFIF JPEG with libjpeg's standard tables scaled for `quality` (baseline Huffman
+    /// unless `coding` says otherwise).
     /// No EXIF (APP1) segment is written, so no orientation is left behind (rule 18).
     /// - Parameters:
     ///   - image: gray or RGB pixels.
     ///   - quality: 1…100; 80 is the app's 0.8 (seed 001 rule 18).
     ///   - maxBytes: refuse once the output would exceed this many bytes; `nil` for no cap.
+    ///   - coding: baseline (the default, what the pipeline writes), progressive or arithmetic.
     /// - Returns: the JPEG file's bytes.
     /// - Throws: ``JPEGError``: `.outputTooLarge`, `.outOfMemory`, `.invalidArgument` (quality out of range).
-    public static func encode(_ image: PixelImage, quality: Int = 80, maxBytes: Int? = nil) throws(JPEGError) -> Data {
+    public static func encode(
+        _ image: PixelImage, quality: Int = 80, maxBytes: Int? = nil, coding: JPEGCoding = .baseline
+    ) throws(JPEGError) -> Data {
         guard (1...100).contains(quality) else {
             throw JPEGError(.invalidArgument, "JPEG quality must be between 1 and 100; it was \(quality).")
         }
@@ -110,7 +114,7 @@ public enum JPEGCodec {
         let kind = image.pixels.withUnsafeBufferPointer { buffer in
             jqc_jpeg_encode(
                 buffer.baseAddress, Int32(image.width), Int32(image.height), Int32(image.channels),
-                Int32(quality), max(0, maxBytes ?? 0), &output, &length, &status)
+                Int32(quality), coding.rawValue, max(0, maxBytes ?? 0), &output, &length, &status)
         }
         guard kind == kindOK, let output else {
             if kind == Int32(JQC_JPEG_OUTPUT_TOO_BIG.rawValue), let maxBytes {

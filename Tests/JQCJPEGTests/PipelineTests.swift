@@ -251,3 +251,38 @@ struct ScalingTests {
         #expect(difference < generatedPixelBound)
     }
 }
+
+@Suite("progressive and arithmetic-coded inputs")
+struct CodingTests {
+    @Test(
+        "progressive and arithmetic inputs are accepted, oriented and re-encoded as baseline",
+        arguments: [JPEGCoding.progressive, .arithmetic])
+    func accepted(coding: JPEGCoding) throws {
+        let upright = try TestImages.blocks(width: 64, height: 40)
+        let stored = try TestImages.stored(showing: upright, 7)
+        let jpeg = TestImages.inserting(
+            app1: TestImages.orientationPayload(7, bigEndian: true, thumbnail: 1),
+            into: try JPEGCodec.encode(stored, quality: 95, coding: coding))
+        let header = try JPEGCodec.readHeader(jpeg)
+        #expect(header.isProgressive == (coding == .progressive))
+        #expect(header.isArithmeticCoded == (coding == .arithmetic))
+        let (output, result) = try JPEGPipeline.recompress(jpeg)
+        #expect(result.orientationApplied == .rightMirrored && result.width == 64 && result.height == 40)
+        let written = try JPEGCodec.readHeader(output)
+        #expect(!written.isProgressive && !written.isArithmeticCoded)
+        #expect(TestImages.headerMarkers(output).contains(0xC0))
+        let difference = try #require(
+            TestImages.meanAbsoluteDifference(try JPEGCodec.decode(output).image, upright))
+        #expect(difference < generatedPixelBound)
+    }
+
+    @Test(
+        "progressive and arithmetic JPEGs cut short are refused as truncated",
+        arguments: [JPEGCoding.progressive, .arithmetic])
+    func truncatedCoded(coding: JPEGCoding) throws {
+        let jpeg = try JPEGCodec.encode(try TestImages.noise(width: 64, height: 64), quality: 90, coding: coding)
+        let error = try #require(
+            refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg.prefix(jpeg.count * 3 / 4)) })
+        #expect(error.code == .truncated)
+    }
+}

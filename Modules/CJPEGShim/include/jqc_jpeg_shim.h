@@ -82,10 +82,12 @@ int jqc_decoder_prepare(jqc_decoder *decoder, int scale_denom, int *out_width, i
 int jqc_decoder_decode(jqc_decoder *decoder, unsigned char *buffer, size_t size, jqc_jpeg_status *status);
 
 /// Encodes packed rows (`channels` 1 = gray, 3 = RGB) at `quality` (1…100) into a malloc'ed buffer
-/// (`*out`, `*out_length`; free with jqc_jpeg_free). No APP1 (EXIF) is written. Fails with
-/// JQC_JPEG_OUTPUT_TOO_BIG once the output would exceed `max_bytes` (0 = no cap).
+/// (`*out`, `*out_length`; free with jqc_jpeg_free). `coding`: 0 baseline Huffman, 1 progressive, 2
+/// arithmetic. No APP1 (EXIF) is written. Fails with JQC_JPEG_OUTPUT_TOO_BIG once the output would
+/// exceed `max_bytes` (0 = no cap).
 int jqc_jpeg_encode(const unsigned char *pixels, int width, int height, int channels, int quality,
-                    size_t max_bytes, unsigned char **out, size_t *out_length, jqc_jpeg_status *status);
+                    int coding, size_t max_bytes, unsigned char **out, size_t *out_length,
+                    jqc_jpeg_status *status);
 /// Frees a buffer from jqc_jpeg_encode.
 void jqc_jpeg_free(void *pointer);
 
