@@ -95,6 +95,17 @@ struct RefusalTests {
         #expect(error.cause?.hasSuffix("extraneous bytes before marker 0xd9") == true, "\(error.cause ?? "")")
     }
 
+    @Test("a marker inside the scan data is refused as a premature end of data segment")
+    func markerInsideScan() throws {
+        let jpeg = try JPEGCodec.encode(try TestImages.noise(width: 64, height: 64), quality: 90)
+        let sos = try #require(TestImages.offset(ofMarker: 0xDA, in: jpeg))
+        let scanStart = sos + 2 + (Int(jpeg[sos + 2]) << 8) + Int(jpeg[sos + 3])
+        let damaged = TestImages.inserting([0xFF, 0xD0], at: (scanStart + jpeg.count) / 2, into: jpeg)
+        let error = try #require(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(damaged) })
+        #expect(error.code == .damaged)
+        #expect(error.cause == "Corrupt JPEG data: premature end of data segment")
+    }
+
     @Test("extraneous bytes before a header marker are tolerated and counted")
     func junkBeforeTableMarker() throws {
         let jpeg = try JPEGCodec.encode(try TestImages.blocks(), quality: 90)
