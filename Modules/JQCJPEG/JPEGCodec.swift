@@ -1,34 +1,6 @@
 import CJPEGShim
 import Foundation
 
-/// Size limits checked right after the header is read, before any pixel is decoded (issue 8): a
-/// 735-byte progressive "bomb" claiming 65,500 × 65,500 px would otherwise cost ~12 GB and seconds.
-public struct JPEGLimits: Sendable, Equatable {
-    /// Refuse images with more pixels than this (width × height); default 100,000,000 (100 megapixels).
-    public var maxPixels: Int
-    /// Refuse images with a side longer than this, in px; default 30,000.
-    public var maxSide: Int
-
-    /// Creates limits; the defaults are issue 8's.
-    public init(maxPixels: Int = 100_000_000, maxSide: Int = 30_000) {
-        self.maxPixels = maxPixels
-        self.maxSide = maxSide
-    }
-}
-
-/// A decoded JPEG: pixels as stored (orientation NOT yet applied) and what the header said.
-public struct DecodedJPEG: Sendable {
-    /// The pixels, gray (1 channel) for grayscale input and RGB (3) for everything else (CMYK and YCCK
-    /// converted, Adobe-inverted CMYK handled), possibly reduced by DCT scaling.
-    public var image: PixelImage
-    /// The header, with the EXIF orientation still to apply.
-    public let header: JPEGHeader
-    /// The DCT scaling used: the image was decoded at 1/`scaleDenominator` (1, 2, 4 or 8).
-    public let scaleDenominator: Int
-    /// libjpeg warnings judged harmless during the whole decode (header oddities).
-    public let toleratedWarnings: Int
-}
-
 /// libjpeg through the C shim: header reading, decoding with DCT scaling, encoding. Every libjpeg call
 /// that may fail runs in C under its own setjmp (STYLE.md pitfalls); warnings are classified there.
 public enum JPEGCodec {

@@ -1,30 +1,3 @@
-/// The colour model of the JPEG's components, as libjpeg identified it.
-public enum JPEGColorSpace: String, Sendable, Equatable {
-    /// One component.
-    case gray
-    /// Three components stored as RGB (Adobe transform 0).
-    case rgb
-    /// Three components stored as YCbCr (the usual case).
-    case yCbCr
-    /// Four components stored as CMYK (Adobe, often with inverted values).
-    case cmyk
-    /// Four components stored as YCCK (Adobe transform 2).
-    case ycck
-    /// Anything else libjpeg reports.
-    case unknown
-
-    init(libjpeg value: Int32) {
-        switch value {
-        case 1: self = .gray
-        case 2: self = .rgb
-        case 3: self = .yCbCr
-        case 4: self = .cmyk
-        case 5: self = .ycck
-        default: self = .unknown
-        }
-    }
-}
-
 /// What a JPEG's markers say, read without decoding any pixels (libjpeg's jpeg_read_header plus the EXIF
 /// orientation from the primary image's IFD 0).
 public struct JPEGHeader: Sendable, Equatable {
@@ -58,14 +31,4 @@ public struct JPEGHeader: Sendable, Equatable {
     public var orientedSize: (width: Int, height: Int) {
         orientation.swapsDimensions ? (height, width) : (width, height)
     }
-}
-
-/// How ``JPEGCodec/encode(_:quality:maxBytes:coding:)`` entropy-codes its output.
-public enum JPEGCoding: Int32, Sendable, Equatable, CaseIterable {
-    /// Sequential Huffman (SOF0): what every reader accepts; the pipeline's output.
-    case baseline = 0
-    /// Progressive Huffman (SOF2, libjpeg's simple progression script).
-    case progressive = 1
-    /// Sequential arithmetic coding (SOF9).
-    case arithmetic = 2
 }
