@@ -297,3 +297,23 @@ struct CodingTests {
         #expect(error.code == .truncated)
     }
 }
+
+@Suite("writing the output file")
+struct OutputFileTests {
+    @Test("the output file is written with the reported size and can replace its own input")
+    func inPlace() throws {
+        let directory = TemporaryDirectory()
+        let photo = directory.path("photo.jpg")
+        let stored = try TestImages.stored(showing: try TestImages.blocks(), 8)
+        try TestImages.inserting(
+            app1: TestImages.orientationPayload(8, bigEndian: false),
+            into: try JPEGCodec.encode(stored, quality: 95)
+        ).write(to: photo)
+        let result = try JPEGPipeline.recompress(input: photo, output: photo)
+        #expect(result.orientationApplied == .left && result.width == 64 && result.height == 40)
+        let written = try Data(contentsOf: photo)
+        #expect(written.count == result.outputBytes)
+        #expect(try JPEGCodec.readHeader(written).orientation == .up)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["photo.jpg"])
+    }
+}

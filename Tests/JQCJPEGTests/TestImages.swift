@@ -41,20 +41,24 @@ enum TestImages {
         let (w, h, c) = (image.width, image.height, image.channels)
         let (ow, oh) = orientation >= 5 ? (h, w) : (w, h)
         var out = [UInt8](repeating: 0, count: image.pixels.count)
-        for y in 0..<oh {
-            for x in 0..<ow {
-                let (sx, sy): (Int, Int)
-                switch orientation {
-                case 2: (sx, sy) = (w - 1 - x, y)
-                case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
-                case 4: (sx, sy) = (x, h - 1 - y)
-                case 5: (sx, sy) = (y, x)
-                case 6: (sx, sy) = (y, h - 1 - x)
-                case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
-                case 8: (sx, sy) = (w - 1 - y, x)
-                default: (sx, sy) = (x, y)
+        image.pixels.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                for y in 0..<oh {
+                    for x in 0..<ow {
+                        let (sx, sy): (Int, Int)
+                        switch orientation {
+                        case 2: (sx, sy) = (w - 1 - x, y)
+                        case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
+                        case 4: (sx, sy) = (x, h - 1 - y)
+                        case 5: (sx, sy) = (y, x)
+                        case 6: (sx, sy) = (y, h - 1 - x)
+                        case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
+                        case 8: (sx, sy) = (w - 1 - y, x)
+                        default: (sx, sy) = (x, y)
+                        }
+                        for k in 0..<c { target[(y * ow + x) * c + k] = source[(sy * w + sx) * c + k] }
+                    }
                 }
-                for k in 0..<c { out[(y * ow + x) * c + k] = image.pixels[(sy * w + sx) * c + k] }
             }
         }
         return try PixelImage(width: ow, height: oh, channels: c, pixels: out)
@@ -70,7 +74,11 @@ enum TestImages {
     static func meanAbsoluteDifference(_ a: PixelImage, _ b: PixelImage) -> Double? {
         guard a.width == b.width, a.height == b.height, a.channels == b.channels else { return nil }
         var total = 0
-        for i in 0..<a.pixels.count { total += abs(Int(a.pixels[i]) - Int(b.pixels[i])) }
+        a.pixels.withUnsafeBufferPointer { left in
+            b.pixels.withUnsafeBufferPointer { right in
+                for i in 0..<left.count { total += abs(Int(left[i]) - Int(right[i])) }
+            }
+        }
         return Double(total) / Double(a.pixels.count)
     }
 
