@@ -385,13 +385,14 @@ static void jqc_dest_term(j_compress_ptr cinfo) {
     dest->length = dest->capacity - dest->pub.free_in_buffer;
 }
 
-int jqc_jpeg_encode(const unsigned char *pixels, int width, int height, int channels, int quality,
-                    int coding, size_t max_bytes, unsigned char **out, size_t *out_length,
-                    jqc_jpeg_status *status) {
+// `adobe_marker`: -1 keeps libjpeg's default, 0 or 1 forces the Adobe APP14 marker off or on.
+static int jqc_encode(const unsigned char *pixels, int width, int height, int channels, int quality, int coding,
+                      int adobe_marker, size_t max_bytes, unsigned char **out, size_t *out_length,
+                      jqc_jpeg_status *status) {
     jqc_status_clear(status);
     if (!pixels || !out || !out_length || width <= 0 || height <= 0 || width > JPEG_MAX_DIMENSION
-        || height > JPEG_MAX_DIMENSION || (channels != 1 && channels != 3) || quality < 1 || quality > 100
-        || coding < 0 || coding > 2) {
+        || height > JPEG_MAX_DIMENSION || (channels != 1 && channels != 3 && channels != 4)
+        || quality < 1 || quality > 100 || coding < 0 || coding > 2) {
         return jqc_status_simple(status, JQC_JPEG_BAD_ARGUMENT, "Invalid image or quality for encoding.");
     }
     *out = NULL;
@@ -427,8 +428,9 @@ int jqc_jpeg_encode(const unsigned char *pixels, int width, int height, int chan
     cinfo->image_width = (JDIMENSION)width;
     cinfo->image_height = (JDIMENSION)height;
     cinfo->input_components = channels;
-    cinfo->in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    cinfo->in_color_space = channels == 1 ? JCS_GRAYSCALE : channels == 3 ? JCS_RGB : JCS_CMYK;
     jpeg_set_defaults(cinfo);
+    if (adobe_marker >= 0) cinfo->write_Adobe_marker = adobe_marker ? TRUE : FALSE;
     jpeg_set_quality(cinfo, quality, TRUE);
     if (coding == 1) jpeg_simple_progression(cinfo);
 #ifdef C_ARITH_CODING_SUPPORTED
@@ -450,6 +452,21 @@ int jqc_jpeg_encode(const unsigned char *pixels, int width, int height, int chan
     jpeg_destroy_compress(cinfo);
     free(encoder);
     return JQC_JPEG_OK;
+}
+
+int jqc_jpeg_encode(const unsigned char *pixels, int width, int height, int channels, int quality,
+                    int coding, size_t max_bytes, unsigned char **out, size_t *out_length,
+                    jqc_jpeg_status *status) {
+    if (channels != 1 && channels != 3) {
+        jqc_status_clear(status);
+        return jqc_status_simple(status, JQC_JPEG_BAD_ARGUMENT, "Only gray or RGB pixels can be encoded.");
+    }
+    return jqc_encode(pixels, width, height, channels, quality, coding, -1, max_bytes, out, out_length, status);
+}
+
+int jqc_jpeg_encode_cmyk(const unsigned char *pixels, int width, int height, int quality, int adobe_marker,
+                         unsigned char **out, size_t *out_length, jqc_jpeg_status *status) {
+    return jqc_encode(pixels, width, height, 4, quality, 0, adobe_marker ? 1 : 0, 0, out, out_length, status);
 }
 
 void jqc_jpeg_free(void *pointer) { free(pointer); }

@@ -100,6 +100,27 @@ public enum JPEGCodec {
         return Data(bytesNoCopy: output, count: length, deallocator: .free)
     }
 
+    /// Encodes 4-component CMYK samples exactly as given, with or without the Adobe APP14 marker (which
+    /// tells readers the values are stored inverted, Photoshop-style). For tests of the CMYK decode paths.
+    /// - Throws: ``JPEGError`` `.invalidArgument` for a wrong buffer size, `.outOfMemory`.
+    static func encodeCMYK(_ samples: [UInt8], width: Int, height: Int, quality: Int, adobeMarker: Bool)
+        throws(JPEGError) -> Data
+    {
+        guard width > 0, height > 0, samples.count == width * height * 4 else {
+            throw JPEGError(.invalidArgument, "CMYK samples must be width × height × 4 bytes.")
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var status = jqc_jpeg_status()
+        let kind = samples.withUnsafeBufferPointer { buffer in
+            jqc_jpeg_encode_cmyk(
+                buffer.baseAddress, Int32(width), Int32(height), Int32(quality), adobeMarker ? 1 : 0, &output,
+                &length, &status)
+        }
+        guard kind == kindOK, let output else { throw error(from: status, header: nil) }
+        return Data(bytesNoCopy: output, count: length, deallocator: .free)
+    }
+
     /// libjpeg's `jpeg_quality_scaling`: the percentage the standard tables are scaled by for `quality`.
     public static func qualityScaling(_ quality: Int) -> Int {
         Int(jqc_jpeg_quality_scaling(Int32(quality)))

@@ -88,7 +88,11 @@ int jqc_decoder_decode(jqc_decoder *decoder, unsigned char *buffer, size_t size,
 int jqc_jpeg_encode(const unsigned char *pixels, int width, int height, int channels, int quality,
                     int coding, size_t max_bytes, unsigned char **out, size_t *out_length,
                     jqc_jpeg_status *status);
-/// Frees a buffer from jqc_jpeg_encode.
+/// Encodes 4-component CMYK rows exactly as given (no inversion), with or without the Adobe APP14 marker
+/// (which tells readers the values are stored inverted). For tests of the CMYK decode paths.
+int jqc_jpeg_encode_cmyk(const unsigned char *pixels, int width, int height, int quality, int adobe_marker,
+                         unsigned char **out, size_t *out_length, jqc_jpeg_status *status);
+/// Frees a buffer from jqc_jpeg_encode or jqc_jpeg_encode_cmyk.
 void jqc_jpeg_free(void *pointer);
 
 /// libjpeg's jpeg_quality_scaling: quality 1…100 → percentage scale for the standard tables.
