@@ -317,3 +317,25 @@ struct OutputFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["photo.jpg"])
     }
 }
+
+@Suite("PhotoImporter")
+struct PhotoImporterTests {
+    @Test("the live importer runs the pipeline with its options; a substitute closure is called instead")
+    func importer() throws {
+        let directory = TemporaryDirectory()
+        let input = directory.path("in.jpg")
+        try JPEGCodec.encode(try TestImages.blocks(width: 1000, height: 600), quality: 90).write(to: input)
+        let live = PhotoImporter(options: JPEGImportOptions(maxLongEdge: 500))
+        let result = try live.recompress(input: input, output: directory.path("out.jpg"))
+        #expect(result.width == 500 && result.height == 300 && result.scaleDenominator == 2)
+
+        let substitute = PhotoImporter { _, _, _ throws(JPEGError) in
+            throw JPEGError(.writeFailed, "Could not save out.jpg: the disk is full. Free some space and try again.")
+        }
+        let error = refusal { () throws(JPEGError) in
+            try substitute.recompress(input: input, output: directory.path("other.jpg"))
+        }
+        #expect(error?.code == .writeFailed)
+        #expect(substitute.options == JPEGImportOptions())
+    }
+}
