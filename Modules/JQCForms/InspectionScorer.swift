@@ -174,7 +174,7 @@ public struct ScoreExplanation: Sendable, Hashable {
     }
 
     /// A number with at most two decimals and no trailing zeros (`0.4`, `85.71`, `100`).
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         let rounded = PythonRounding.roundToHundredths(value)
         if rounded == rounded.rounded() { return String(Int(rounded)) }
         return JSONValue.double(rounded).jsonString()

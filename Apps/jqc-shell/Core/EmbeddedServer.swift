@@ -2,15 +2,31 @@ import Foundation
 import JQCDevServer
 
 /// The dev server started in-process on 127.0.0.1 with an ephemeral port and the demo data, its state
-/// under `<data-dir>/embedded-server` (SHELL.md: `--server embedded`, the default).
+/// kept under `<data-dir>/embedded-server` (SHELL.md: `--server embedded`, the default). Its admin
+/// endpoints are on (loopback only), so fault injection works against it too.
 final class EmbeddedServer: Sendable {
+    /// `http://127.0.0.1:PORT` for this run.
     let baseURL: URL
+    private let server: DevServer
 
-    private init(baseURL: URL) { self.baseURL = baseURL }
-
-    static func start(dataDirectory: DataDirectory) throws -> EmbeddedServer {
-        throw ShellError.failed("The embedded dev server is not built yet (issue 3); use --server URL.")
+    private init(server: DevServer, baseURL: URL) {
+        self.server = server
+        self.baseURL = baseURL
     }
 
-    func stop() {}
+    /// Starts the server.
+    /// - Throws: ``ShellError/failed(_:)`` with the server's sentence.
+    static func start(dataDirectory: DataDirectory) throws -> EmbeddedServer {
+        let directory = dataDirectory.file("embedded-server")
+        let server = DevServer(configuration: DevServerConfiguration(dataDirectory: directory, seed: .demo, admin: true))
+        do {
+            let port = try server.start()
+            return EmbeddedServer(server: server, baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        } catch {
+            throw ShellError.failed("The embedded dev server could not start: \(error)")
+        }
+    }
+
+    /// Stops listening.
+    func stop() { server.stop() }
 }

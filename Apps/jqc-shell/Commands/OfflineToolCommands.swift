@@ -1,0 +1,64 @@
+import Foundation
+import JQCForms
+import JQCJPEG
+import JQCKit
+
+/// The offline tools (SHELL.md): they never start a server or touch the network.
+enum OfflineToolCommands {
+    static let commands: [Command] = [score, photosRecompress]
+
+    static let score = Command(
+        "score", usage: "FILE [--explain]",
+        summary: "Score {\"schema\":[…],\"form_data\":{…}} exactly as submit does (offline).",
+        help: "Prints the score (or none when nothing counts); --explain lists each scoreable field's part.\n"
+            + "Example: score inspection.json --explain",
+        offlineTool: true
+    ) { _, words in
+        let usage = "score FILE [--explain]"
+        let arguments = try ParsedArguments(words, switches: ["explain"], usage: usage)
+        guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one FILE. Usage: \(usage)") }
+        let path = arguments.positionals[0]
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ShellError.failed("Cannot read \(path): no such file or not readable.")
+        }
+        let file: ScoreFile
+        do { file = try ScoreFile(data: data) } catch { throw ShellError.failed("\(error)") }
+        let explanation = file.explanation
+        var payload: [String: JSONValue] = ["score": explanation.score.map(JSONValue.double) ?? .null]
+        var text = "score: " + (explanation.score.map { ScoreExplanation.format($0) } ?? "none (no scoreable field was answered)")
+        if arguments.has("explain") {
+            payload["fields"] = .array(explanation.parts.map(\.json))
+            payload["earned"] = .double(explanation.earned)
+            payload["counted"] = .int(Int64(explanation.counted))
+            text += "\n" + explanation.lines.map { "  " + $0 }.joined(separator: "\n")
+        }
+        return CommandOutput(text, data: payload)
+    }
+
+    static let photosRecompress = Command(
+        "photos recompress", usage: "IN OUT",
+        summary: "Run the photo import pipeline on one JPEG (offline): orient, reduce, re-encode at quality 80.",
+        help: "Prints width, height and the EXIF orientation applied; refuses non-JPEG, damaged or oversized input "
+            + "with a sentence and writes nothing.\nExample: photos recompress IMG_0412.jpg /tmp/out.jpg",
+        offlineTool: true
+    ) { _, words in
+        let usage = "photos recompress IN OUT"
+        let arguments = try ParsedArguments(words, usage: usage)
+        guard arguments.positionals.count == 2 else { throw ShellError.usage("Give IN and OUT. Usage: \(usage)") }
+        let input = URL(fileURLWithPath: arguments.positionals[0])
+        let output = URL(fileURLWithPath: arguments.positionals[1])
+        let result: JPEGImportResult
+        do {
+            result = try JPEGPipeline.recompress(input: input, output: output)
+        } catch {
+            throw ShellError.failed((error as? JPEGError)?.message ?? "\(error)")
+        }
+        let orientation = result.orientationApplied.rawValue
+        return CommandOutput(
+            "\(output.path): \(result.width)×\(result.height), orientation \(orientation) applied, \(result.outputBytes) bytes",
+            data: ["width": .int(Int64(result.width)), "height": .int(Int64(result.height)),
+                   "orientation": .int(Int64(orientation)), "orientation_applied": .int(Int64(orientation)),
+                   "source_width": .int(Int64(result.sourceWidth)), "source_height": .int(Int64(result.sourceHeight)),
+                   "bytes": .int(Int64(result.outputBytes)), "output": .string(output.path)])
+    }
+}
