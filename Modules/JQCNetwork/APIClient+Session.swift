@@ -1,0 +1,88 @@
+import Foundation
+import JQCKit
+
+/// How a launch found the session (seed 001 §5 "Session restore", rule 20).
+public enum SessionRestore: Sendable, Hashable {
+    /// Nobody was signed in, or the server said the session is over (the credentials were cleared).
+    case signedOut
+    /// The server confirmed the session (`/auth/me`); the stored identity was updated from it.
+    case online(User)
+    /// The server could not confirm it (offline, timeout, 5xx, …): the stored identity is used (rule 20).
+    case offline(User, APIError)
+
+    /// The signed-in person, or `nil` when signed out.
+    public var user: User? {
+        switch self {
+        case .signedOut: nil
+        case .online(let user), .offline(let user, _): user
+        }
+    }
+}
+
+extension APIClient {
+    /// Signs in: `POST /api/v1/auth/login` with `{username, password}`; stores the tokens and identity.
+    /// The password is sent once and kept nowhere.
+    /// - Returns: the signed-in person.
+    /// - Throws: ``APIError``: ``APIError/unauthorized(_:)`` with the server's sentence for bad credentials,
+    ///   ``APIError/offline`` and the rest as classified.
+    public func login(username: String, password: String) async throws -> User {
+        struct LoginReply: Decodable {
+            let accessToken: String
+            let refreshToken: String
+            let user: User
+        }
+        let body: JSONValue = ["username": .string(username), "password": .string(password)]
+        let data = try await exchange(.post, path: "/api/v1/auth/login", query: [], body: .data(body.jsonData()),
+                                      kind: .api, authenticated: false)
+        let reply = try APIClient.decode(LoginReply.self, from: data)
+        signOutLocally()
+        store(Credentials(accessToken: reply.accessToken, refreshToken: reply.refreshToken, user: reply.user))
+        return reply.user
+    }
+
+    /// Signs out: tells the server (`POST /api/v1/auth/logout`, best-effort, 5 s limit, no refresh), then
+    /// clears the credentials whatever the answer (seed 001 §5). Local work is not touched.
+    public func logout() async {
+        if let held = currentCredentials, !isUpdateRequired {
+            var request = HTTPRequest(method: .post, url: configURL("/api/v1/auth/logout"),
+                                      body: .data(JSONValue.object(["refresh_token": .string(held.refreshToken)])
+                                                      .jsonData()),
+                                      kind: .probe)
+            request.headers.set("Content-Type", "application/json")
+            request.headers.set("X-JQC-Client", identity.build)
+            request.headers.set("X-JQC-API-Version", String(identity.apiVersion))
+            request.headers.set("Authorization", "Bearer \(held.accessToken)")
+            _ = try? await transportSend(request)
+        }
+        signOutLocally()
+    }
+
+    /// Restores the stored session at launch: `GET /api/v1/auth/me` (refreshing the token when needed).
+    /// Not authenticated (the refresh refused, or a 401 after it) → the credentials are cleared and the
+    /// result is ``SessionRestore/signedOut``; any other failure → ``SessionRestore/offline(_:_:)`` with
+    /// the stored identity (rule 20).
+    public func restoreSession() async -> SessionRestore {
+        guard let held = currentCredentials else { return .signedOut }
+        do {
+            let user = try await get(User.self, path: "/api/v1/auth/me")
+            if let now = currentCredentials {
+                var updated = now
+                updated.user = user
+                if updated != now { store(updated) }
+            }
+            return .online(user)
+        } catch APIError.signedOut {
+            return .signedOut
+        } catch APIError.unauthorized {
+            signOutLocally()
+            return .signedOut
+        } catch let error as APIError {
+            return .offline(currentCredentials?.user ?? held.user, error)
+        } catch {
+            return .offline(held.user, .connectionFailed(String(describing: error)))
+        }
+    }
+
+    /// The credentials held now (internal: the session helpers and tests).
+    var currentCredentials: Credentials? { credentialsSnapshot() }
+}

@@ -1,0 +1,426 @@
+import Foundation
+import JQCKit
+
+/// The JQC API client: builds every URL from ``ServerConfig`` (seed 001 rule 17, 81), names the build on
+/// every request (seed 004 `RequestPolicy`), decodes the `{ok, data, error}` envelope, keeps the session
+/// (tokens, single-flight refresh, proactive refresh on the server's clock) and classifies every failure
+/// into ``APIError`` (seed 001 §5, §9; CONTRACT.md; issue 4).
+///
+/// **Bodies and replies (seed 001 rule 65).** Request bodies are ``JSONValue`` objects whose keys are
+/// written literally, so they are the snake_case the server reads (`["facility_id": 3]`); nothing
+/// converts them. Replies are parsed losslessly with `JSONValue.parse` first; typed models are then
+/// decoded from the `data` tree with `.convertFromSnakeCase`, so their `CodingKeys` stay plain camelCase,
+/// and opaque members (`form_data`, `form_schema`) are declared ``RawJSON`` and taken unconverted from the
+/// parsed tree. ``getJSON(_:query:)`` returns the raw tree itself.
+///
+/// **Authentication.** A 401 on an authenticated request triggers one refresh shared by every request
+/// waiting on it (`POST /auth/refresh`), then the request is sent once more; a second 401 is
+/// ``APIError/unauthorized(_:)``, never another refresh. A refused refresh (401) signs the person out:
+/// the credentials are cleared (nothing else is touched) and ``APIError/signedOut`` is thrown. When the
+/// server's time is known (from a `Date` header or `/health`), a token whose `exp` is within 60 s of the
+/// *server's* now is refreshed before use, at most once per token, so a skewed device clock cannot
+/// cause a refresh storm.
+public actor APIClient {
+    /// Seconds before `exp` (on the server's clock) at which an access token is refreshed proactively.
+    public static let proactiveRefreshMargin: Double = 60
+
+    private let config: ServerConfig
+    private let transport: any HTTPTransport
+    private let tokens: any TokenStore
+    private let refusals: any UpdateRefusalMemory
+    /// The build named on every request.
+    public nonisolated let identity: ClientIdentity
+    private let clock: any Clock
+    private let logger: Logger
+
+    private var credentials: Credentials?
+    private var refreshTask: Task<Credentials, any Error>?
+    private var proactivelyRefreshedToken: String?
+    private var serverClockOffset: Double?
+    private var refreshCount = 0
+
+    /// A client. Stored credentials are read from `tokens` now.
+    /// - Parameters:
+    ///   - config: the only source of server URLs.
+    ///   - transport: ``CurlTransport`` live, ``ScriptedTransport`` in tests.
+    ///   - tokens: where credentials are kept (`FileTokenStore` at `<data-dir>/credentials`).
+    ///   - refusals: the persisted 426 memory (`FileUpdateRefusalMemory`).
+    ///   - identity: the build (`jqc-shell/<version>`) sent as `X-JQC-Client`.
+    ///   - clock: the device clock (a `ManualClock` in tests).
+    ///   - logger: one line per request (method, path, status); tokens and bodies are never logged.
+    public init(config: ServerConfig, transport: any HTTPTransport, tokens: any TokenStore,
+                refusals: any UpdateRefusalMemory, identity: ClientIdentity, clock: any Clock = SystemClock(),
+                logger: Logger = .disabled)
+    {
+        self.config = config
+        self.transport = transport
+        self.tokens = tokens
+        self.refusals = refusals
+        self.identity = identity
+        self.clock = clock
+        self.logger = logger.labeled("network")
+        credentials = tokens.load()
+    }
+
+    // MARK: - State
+
+    /// The signed-in person, or `nil` when signed out. Available offline (rule 20).
+    public var currentUser: User? { credentials?.user }
+
+    /// Whether credentials are held.
+    public var isSignedIn: Bool { credentials != nil }
+
+    /// Whether the server refused this build (426) and requests are refused locally until it changes.
+    public var isUpdateRequired: Bool { refusals.isRefused(build: identity.build) }
+
+    /// Server time minus device time in seconds, learned from the last `Date` header or `/health`; `nil`
+    /// before the first reply.
+    public var serverTimeOffset: Double? { serverClockOffset }
+
+    /// The server's estimated now, or `nil` before the first reply.
+    public var estimatedServerNow: Date? { serverClockOffset.map { clock.now.addingTimeInterval($0) } }
+
+    /// How many token refreshes were sent in this client's life (diagnostics and tests).
+    public var refreshesSent: Int { refreshCount }
+
+    // MARK: - Generic requests
+
+    /// `GET path` returning the envelope's `data` exactly as sent (lossless; no key conversion).
+    /// - Parameters:
+    ///   - path: an `/api/v1/…` path.
+    ///   - query: query items, in order.
+    /// - Returns: the `data` member (`.null` when absent).
+    /// - Throws: ``APIError``.
+    public func getJSON(_ path: String, query: [URLQueryItem] = []) async throws -> JSONValue {
+        try await exchange(.get, path: path, query: query, body: .none, kind: .api)
+    }
+
+    /// `GET path` decoded as `T` (snake_case keys → camelCase properties; ``RawJSON`` members lossless).
+    /// - Returns: the decoded `data`.
+    /// - Throws: ``APIError``; ``APIError/undecodable(_:)`` when `data` does not fit `T`.
+    public func get<T: Decodable>(_ type: T.Type = T.self, path: String, query: [URLQueryItem] = []) async throws
+        -> T
+    {
+        try APIClient.decode(T.self, from: try await getJSON(path, query: query))
+    }
+
+    /// Sends `body` (literal snake_case keys) with `method` and returns the raw `data` tree.
+    /// - Parameters:
+    ///   - idempotent: `true` when the server dedupes this request (e.g. on `local_id`), so the transport
+    ///     may reuse a kept-alive connection for it; `nil` follows the method.
+    /// - Throws: ``APIError``.
+    public func sendJSON(_ method: HTTPMethod, path: String, body: JSONValue? = nil,
+                         query: [URLQueryItem] = [], idempotent: Bool? = nil) async throws -> JSONValue
+    {
+        try await exchange(method, path: path, query: query, body: body.map { .data($0.jsonData()) } ?? .none,
+                           kind: .api, idempotent: idempotent)
+    }
+
+    /// Sends `body` (literal snake_case keys) with `method` and decodes the reply's `data` as `T`.
+    /// - Throws: ``APIError``.
+    public func send<T: Decodable>(_ method: HTTPMethod, path: String, body: JSONValue? = nil,
+                                   as type: T.Type = T.self, idempotent: Bool? = nil) async throws -> T
+    {
+        try APIClient.decode(T.self, from: try await sendJSON(method, path: path, body: body, idempotent: idempotent))
+    }
+
+    /// Uploads a `multipart/form-data` body (`POST`, 120 s limit) and decodes the reply's `data` as `T`.
+    /// - Parameters:
+    ///   - parts: the form parts (files are streamed from disk).
+    ///   - progress: (bytes sent, bytes to send), called on a transport thread.
+    /// - Throws: ``APIError``.
+    public func upload<T: Decodable>(path: String, parts: [MultipartPart], as type: T.Type = T.self,
+                                     progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> T
+    {
+        let data = try await exchange(.post, path: path, query: [], body: .multipart(parts), kind: .upload,
+                                      progress: progress)
+        return try APIClient.decode(T.self, from: data)
+    }
+
+    /// `GET /api/v1/health` (no token, 5 s limit); also learns the server's clock from its `time`.
+    /// - Throws: ``APIError``.
+    public func health() async throws -> HealthStatus {
+        let data = try await exchange(.get, path: "/api/v1/health", query: [], body: .none, kind: .probe,
+                                      authenticated: false)
+        let status = try APIClient.decode(HealthStatus.self, from: data)
+        if let time = status.time, let instant = DateFormats.instant(from: time) {
+            serverClockOffset = instant.timeIntervalSince(clock.now)
+        }
+        return status
+    }
+
+    /// Decodes `T` from a `data` tree the way the client does: snake_case keys converted to camelCase,
+    /// ``RawJSON`` members taken unconverted from `data`.
+    /// - Throws: ``APIError/undecodable(_:)`` naming the member that did not fit.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: JSONValue) throws -> T {
+        if T.self == JSONValue.self, let value = data as? T { return value }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.userInfo[RawJSON.rootKey] = data
+        do {
+            return try decoder.decode(T.self, from: data.jsonData())
+        } catch let error as DecodingError {
+            throw APIError.undecodable(APIClient.reason(error))
+        } catch {
+            throw APIError.undecodable("the data did not have the expected shape")
+        }
+    }
+
+    // MARK: - The exchange
+
+    /// Sends one request through the policy, the session and the classification; returns `data`.
+    func exchange(_ method: HTTPMethod, path: String, query: [URLQueryItem], body: HTTPBody, kind: RequestKind,
+                  authenticated: Bool = true, idempotent: Bool? = nil,
+                  progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> JSONValue
+    {
+        if refusals.isRefused(build: identity.build) { throw APIError.updateRequired }
+        var request = HTTPRequest(method: method, url: config.url(path: path, query: query), body: body, kind: kind,
+                                  idempotentOverride: idempotent)
+        request.headers.set("Accept", "application/json")
+        request.headers.set("X-JQC-Client", identity.build)
+        request.headers.set("X-JQC-API-Version", String(identity.apiVersion))
+        if case .data = body { request.headers.set("Content-Type", "application/json") }
+        guard authenticated else {
+            return try interpret(try await transmit(request, progress: progress), path: path)
+        }
+        guard let held = credentials else { throw APIError.signedOut }
+        let current = try await refreshProactivelyIfNeeded(held)
+        request.headers.set("Authorization", "Bearer \(current.accessToken)")
+        let response = try await transmit(request, progress: progress)
+        guard response.status == 401 else { return try interpret(response, path: path) }
+        // One refresh shared by every request that saw this token refused, then one more try (rule 36).
+        let fresh = try await refresh(replacing: current.accessToken)
+        request.headers.set("Authorization", "Bearer \(fresh.accessToken)")
+        return try interpret(try await transmit(request, progress: progress), path: path)
+    }
+
+    /// Sends through the transport, classifying a missing reply and learning the server's clock.
+    private func transmit(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws
+        -> HTTPResponse
+    {
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request, progress: progress)
+        } catch let error as TransportError {
+            logger.info("\(request.method.rawValue) \(request.url.path) failed: \(error)")
+            throw APIError(error)
+        } catch is CancellationError {
+            throw APIError.cancelled
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError.connectionFailed(String(describing: error))
+        }
+        logger.debug("\(request.method.rawValue) \(request.url.path) → \(response.status)")
+        if let date = response.headers["Date"].flatMap(HTTPDate.parse) {
+            serverClockOffset = date.timeIntervalSince(clock.now)
+        }
+        return response
+    }
+
+    /// The envelope's `data` for a 2xx reply, or the classified failure.
+    private func interpret(_ response: HTTPResponse, path: String) throws -> JSONValue {
+        let status = response.status
+        switch status {
+        case 200..<300:
+            let envelope: JSONValue
+            do {
+                envelope = try JSONValue.parse(response.body)
+            } catch {
+                throw APIError.undecodable(APIClient.unreadableReason(response.body))
+            }
+            guard case .object(let members) = envelope, let ok = members["ok"]?.boolValue else {
+                throw APIError.undecodable("the reply was not a JQC envelope")
+            }
+            guard ok else {
+                throw APIError.rejected(status: status, message: APIClient.serverSentence(response.body)
+                                            ?? "The server refused the request.")
+            }
+            return members["data"] ?? .null
+        case 401:
+            throw APIError.unauthorized(APIClient.serverSentence(response.body)
+                                            ?? "The server did not accept your sign-in. Sign in again.")
+        case 426:
+            do {
+                try refusals.remember(build: identity.build)
+            } catch {
+                logger.warning("could not persist the update refusal: \(error)")
+            }
+            logger.warning("the server refused build \(identity.build) (426); requests stop until an update")
+            throw APIError.updateRequired
+        case 429:
+            throw APIError.rateLimited(retryAfter: response.headers["Retry-After"].flatMap(parseRetryAfter))
+        case 500...:
+            throw APIError.server(status: status, message: APIClient.serverSentence(response.body)
+                                      ?? "The server is unavailable. Try again later.")
+        case 400..<500:
+            throw APIError.rejected(status: status, message: APIClient.serverSentence(response.body)
+                                        ?? "The server refused the request (HTTP \(status)).")
+        default:
+            throw APIError.undecodable("the server answered with HTTP \(status)")
+        }
+    }
+
+    /// `Retry-After` as seconds: delta-seconds, or an HTTP date on the server's clock.
+    private func parseRetryAfter(_ text: String) -> Double? {
+        if let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds >= 0 { return seconds }
+        guard let date = HTTPDate.parse(text) else { return nil }
+        let serverNow = clock.now.addingTimeInterval(serverClockOffset ?? 0)
+        return max(0, date.timeIntervalSince(serverNow))
+    }
+
+    // MARK: - Refresh
+
+    /// Refreshes `held` before use when its `exp` is within the margin of the server's now (once per token).
+    private func refreshProactivelyIfNeeded(_ held: Credentials) async throws -> Credentials {
+        if let task = refreshTask { return try await awaitRefresh(task) }
+        guard let offset = serverClockOffset, let expiry = AccessToken.expiry(of: held.accessToken),
+              proactivelyRefreshedToken != held.accessToken
+        else { return held }
+        let serverNow = clock.now.addingTimeInterval(offset)
+        guard expiry.timeIntervalSince(serverNow) <= APIClient.proactiveRefreshMargin else { return held }
+        proactivelyRefreshedToken = held.accessToken
+        logger.info("the access token expires within \(Int(APIClient.proactiveRefreshMargin)) s; refreshing")
+        do {
+            return try await refresh(replacing: held.accessToken)
+        } catch APIError.signedOut {
+            throw APIError.signedOut
+        } catch APIError.updateRequired {
+            throw APIError.updateRequired
+        } catch {
+            return credentials ?? held  // a failed early refresh is retried on a 401
+        }
+    }
+
+    /// New credentials after `token` was refused: the ones another request already obtained, the
+    /// in-flight refresh's, or a new single refresh.
+    private func refresh(replacing token: String) async throws -> Credentials {
+        guard let held = credentials else { throw APIError.signedOut }
+        if held.accessToken != token { return held }
+        if let task = refreshTask { return try await awaitRefresh(task) }
+        let task = Task { try await self.performRefresh(using: held.refreshToken) }
+        refreshTask = task
+        return try await awaitRefresh(task)
+    }
+
+    private func awaitRefresh(_ task: Task<Credentials, any Error>) async throws -> Credentials {
+        do {
+            return try await task.value
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError.connectionFailed(String(describing: error))
+        }
+    }
+
+    /// `POST /auth/refresh` with its own decoder (seed 001 rule 14); a 401 signs out.
+    private func performRefresh(using refreshToken: String) async throws -> Credentials {
+        defer { refreshTask = nil }
+        refreshCount += 1
+        if refusals.isRefused(build: identity.build) { throw APIError.updateRequired }
+        var request = HTTPRequest(method: .post, url: config.url(path: "/api/v1/auth/refresh"),
+                                  body: .data(JSONValue.object(["refresh_token": .string(refreshToken)]).jsonData()))
+        request.headers.set("Accept", "application/json")
+        request.headers.set("Content-Type", "application/json")
+        request.headers.set("X-JQC-Client", identity.build)
+        request.headers.set("X-JQC-API-Version", String(identity.apiVersion))
+        let response = try await transmit(request, progress: nil)
+        if response.status == 401 || response.status == 403 {
+            logger.warning("the server refused the refresh token; signing out (local work is kept)")
+            signOutLocally()
+            throw APIError.signedOut
+        }
+        let data = try interpret(response, path: "/api/v1/auth/refresh")
+        struct RefreshReply: Decodable {
+            let accessToken: String
+            let refreshToken: String
+        }
+        let decoder = JSONDecoder()  // its own decoder, never a shared one (rule 14)
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let reply: RefreshReply
+        do {
+            reply = try decoder.decode(RefreshReply.self, from: data.jsonData())
+        } catch {
+            throw APIError.undecodable("the refresh reply had no tokens")
+        }
+        guard let held = credentials else { throw APIError.signedOut }  // signed out meanwhile
+        let updated = Credentials(accessToken: reply.accessToken, refreshToken: reply.refreshToken, user: held.user)
+        store(updated)
+        logger.info("the access token was refreshed")
+        return updated
+    }
+
+    // MARK: - Credentials
+
+    func credentialsSnapshot() -> Credentials? { credentials }
+
+    func configURL(_ path: String) -> URL { config.url(path: path) }
+
+    /// Sends without the session logic (best-effort calls such as logout).
+    func transportSend(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await transmit(request, progress: nil)
+    }
+
+    /// Holds `updated` and writes it to the token store (a write failure is logged; the session goes on).
+    func store(_ updated: Credentials) {
+        credentials = updated
+        do {
+            try tokens.save(updated)
+        } catch {
+            logger.error("could not save the credentials: \(error)")
+        }
+    }
+
+    /// Forgets the credentials here and in the token store. Nothing else is touched (local work stays).
+    public func signOutLocally() {
+        credentials = nil
+        proactivelyRefreshedToken = nil
+        do {
+            try tokens.clear()
+        } catch {
+            logger.error("could not remove the stored credentials: \(error)")
+        }
+    }
+
+    // MARK: - Reply text
+
+    /// The envelope's `error` sentence, when the body is an envelope with a readable one (never markup).
+    static func serverSentence(_ body: Data) -> String? {
+        guard let envelope = try? JSONValue.parse(body), let text = envelope["error"]?.stringValue else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, !looksLikeMarkup(trimmed) else { return nil }
+        if trimmed == "update_required" { return nil }
+        return trimmed.count > 300 ? String(trimmed.prefix(300)) + "…" : trimmed
+    }
+
+    private static func looksLikeMarkup(_ text: String) -> Bool {
+        text.contains("<") && text.contains(">")
+    }
+
+    /// Why a 2xx body is not JSON, as a phrase (never the body itself).
+    static func unreadableReason(_ body: Data) -> String {
+        let start = String(decoding: body.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if body.isEmpty || start.isEmpty { return "the reply was empty" }
+        if start.hasPrefix("<") { return "the server sent a web page instead of data" }
+        if start.hasPrefix("{") || start.hasPrefix("[") { return "the reply was cut short" }
+        return "the reply was not JSON"
+    }
+
+    private static func reason(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let text = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            return text.isEmpty ? "the reply" : "'\(text)'"
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            return "the member '\(key.stringValue)' is missing" + (context.codingPath.isEmpty ? "" : " in \(parent)")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(path(context)) has an unexpected type"
+        case .dataCorrupted(let context):
+            return "\(path(context)) is not valid"
+        @unknown default:
+            return "the data did not have the expected shape"
+        }
+    }
+}

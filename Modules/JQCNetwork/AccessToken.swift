@@ -1,0 +1,48 @@
+import Foundation
+
+/// Reads the claims of an access token (a JWT) without checking its signature: the client only needs
+/// `exp` to refresh before the server would refuse it (issue 4). The server remains the judge.
+public enum AccessToken {
+    /// The `exp` claim of `token` as an instant, or `nil` when the token is not a JWT or has no numeric `exp`.
+    /// - Parameter token: `header.payload.signature`, each part base64url without padding.
+    public static func expiry(of token: String) -> Date? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let payload = Data(base64Encoded: base64),
+              let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
+              let exp = object["exp"] as? NSNumber
+        else { return nil }
+        return Date(timeIntervalSince1970: exp.doubleValue)
+    }
+}
+
+/// Parses the HTTP `Date` header (IMF-fixdate, RFC 9110 §5.6.7: `Sun, 06 Nov 1994 08:49:37 GMT`).
+enum HTTPDate {
+    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// The instant, or `nil` when `text` is not an IMF-fixdate.
+    static func parse(_ text: String) -> Date? {
+        let words = text.split(separator: " ")
+        guard words.count == 6, words[5] == "GMT",
+              let day = Int(words[1]), let monthIndex = months.firstIndex(of: words[2].lowercased()),
+              let year = Int(words[3])
+        else { return nil }
+        let time = words[4].split(separator: ":").compactMap { Int($0) }
+        guard time.count == 3, (1...31).contains(day) else { return nil }
+        let days = daysFromCivil(year: year, month: monthIndex + 1, day: day)
+        let seconds = Double(days) * 86_400 + Double(time[0] * 3600 + time[1] * 60 + time[2])
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}

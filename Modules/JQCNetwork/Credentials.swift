@@ -1,0 +1,111 @@
+import Foundation
+import JQCKit
+import Synchronization
+
+/// The signed-in person, as `/auth/login` and `/auth/me` return them (CONTRACT.md "Auth").
+///
+/// `CodingKeys` are plain camelCase: the API decoder converts `full_name` → `fullName` (seed 001 rule 65).
+public struct User: Sendable, Hashable, Codable {
+    /// The server's user id.
+    public var id: Int64
+    /// The login name.
+    public var username: String
+    /// `inspector`, `supervisor`, `project_manager`, `director`, `admin` or `customer`.
+    public var role: String
+    /// The full name; may be empty.
+    public var fullName: String?
+    /// The e-mail address, when known.
+    public var email: String?
+
+    /// A user.
+    public init(id: Int64, username: String, role: String, fullName: String? = nil, email: String? = nil) {
+        self.id = id
+        self.username = username
+        self.role = role
+        self.fullName = fullName
+        self.email = email
+    }
+
+    /// The name shown for the person: `fullName` when non-empty, else `username` (seed 001 rule 38).
+    public var displayName: String {
+        let trimmed = fullName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return trimmed.isEmpty ? username : trimmed
+    }
+}
+
+/// What a session keeps between runs: the tokens and the identity of whoever signed in.
+public struct Credentials: Sendable, Hashable, Codable {
+    /// The JWT sent as `Authorization: Bearer …`.
+    public var accessToken: String
+    /// The opaque refresh token (rotated on every refresh).
+    public var refreshToken: String
+    /// The signed-in person.
+    public var user: User
+
+    /// Credentials.
+    public init(accessToken: String, refreshToken: String, user: User) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.user = user
+    }
+}
+
+extension Credentials: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The identity only; tokens never appear in descriptions (issue 4).
+    public var description: String { "Credentials(user: \(user.username), tokens: [REDACTED])" }
+    public var debugDescription: String { description }
+}
+
+/// Where the session's credentials are kept (the Keychain's replacement; SPEC.md §3).
+public protocol TokenStore: Sendable {
+    /// The stored credentials, or `nil` when none are stored or the stored ones cannot be read.
+    func load() -> Credentials?
+    /// Replaces the stored credentials.
+    /// - Throws: the store's error (e.g. `AtomicFile.WriteError`) when they cannot be written.
+    func save(_ credentials: Credentials) throws
+    /// Removes the stored credentials.
+    /// - Throws: the store's error when they cannot be removed.
+    func clear() throws
+}
+
+/// Credentials in memory (tests, and the fallback when no data directory is writable).
+public final class InMemoryTokenStore: TokenStore {
+    private let stored: Mutex<Credentials?>
+    /// A store holding `credentials`.
+    public init(_ credentials: Credentials? = nil) { stored = Mutex(credentials) }
+    public func load() -> Credentials? { stored.withLock { $0 } }
+    public func save(_ credentials: Credentials) throws { stored.withLock { $0 = credentials } }
+    public func clear() throws { stored.withLock { $0 = nil } }
+}
+
+/// Credentials in one file, `<data-dir>/credentials`: JSON with snake_case keys, mode 0600, written
+/// atomically (temp + fsync + rename, `AtomicFile`). The file is the only place tokens are written
+/// (SHELL.md; issue 4).
+public final class FileTokenStore: TokenStore {
+    /// The file.
+    public let url: URL
+
+    /// A store at `url` (its directory must exist).
+    public init(url: URL) { self.url = url }
+
+    public func load() -> Credentials? {
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try? decoder.decode(Credentials.self, from: data)
+    }
+
+    /// - Throws: `AtomicFile.WriteError` (disk full, permission denied); the old file is then unchanged.
+    public func save(_ credentials: Credentials) throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(credentials)
+        try AtomicFile.write(data, to: url, permissions: 0o600)
+    }
+
+    /// - Throws: `CocoaError` when the file exists and cannot be removed.
+    public func clear() throws {
+        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+    }
+}

@@ -1,0 +1,358 @@
+import CCurl
+import Dispatch
+import Foundation
+import JQCKit
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The live ``HTTPTransport``: libcurl, one blocking `curl_easy_perform` per request on a dispatch
+/// worker, with a small pool of reusable easy handles so connections are kept alive between requests
+/// (issue 4; SPEC.md §3).
+///
+/// - Start-up: `curl_global_init` runs once per process and `SIGPIPE` is ignored process-wide before
+///   the first handle exists (`CURLOPT_NOSIGNAL` is set on every handle).
+/// - Timeouts: connecting ``Configuration/connectTimeout`` (10 s); the whole transfer
+///   ``HTTPRequest/timeout`` (by ``RequestKind``).
+/// - TLS: peer and host verification are always on for https; there is no switch to turn them off.
+///   Plain http is accepted (loopback dev server).
+/// - Uploads: no `Expect: 100-continue` stall; `multipart/form-data` through `curl_mime`, files streamed
+///   from disk; upload progress reported from `CURLOPT_XFERINFOFUNCTION`.
+/// - Cancellation: cancelling the calling task aborts the transfer within about a second (libcurl calls
+///   the progress callback at least once a second) and throws ``TransportError/cancelled``.
+/// - Reused connections: a request on a kept-alive connection the server had already closed is sent
+///   again once on a fresh connection, but only when nothing can have been applied: the method is
+///   idempotent, or nothing was sent. Non-idempotent requests (`POST`, `PATCH`) go out on a fresh
+///   connection (``Configuration/freshConnectionForNonIdempotent``) because libcurl itself re-sends any
+///   request whose reused connection answered nothing — which would apply a `POST` twice when the
+///   server applied it and then dropped the connection.
+public final class CurlTransport: HTTPTransport {
+    /// Tunables of the transport.
+    public struct Configuration: Sendable {
+        /// Seconds allowed to establish a connection (TCP + TLS). Default 10.
+        public var connectTimeout: Double
+        /// How many idle easy handles (each with its kept-alive connections) are kept. Default 4.
+        public var maximumIdleHandles: Int
+        /// Send `POST`/`PATCH` on a fresh connection so no layer can ever re-send them. Default `true`.
+        public var freshConnectionForNonIdempotent: Bool
+
+        /// The defaults: 10 s connect timeout, 4 idle handles, fresh connections for non-idempotent requests.
+        public init(connectTimeout: Double = 10, maximumIdleHandles: Int = 4,
+                    freshConnectionForNonIdempotent: Bool = true)
+        {
+            self.connectTimeout = connectTimeout
+            self.maximumIdleHandles = maximumIdleHandles
+            self.freshConnectionForNonIdempotent = freshConnectionForNonIdempotent
+        }
+    }
+
+    /// The configuration in force.
+    public let configuration: Configuration
+    private let idle = Mutex<[EasyHandle]>([])
+    private let logger: Logger
+
+    /// Process-wide start-up, run once (Swift initialises a static `let` exactly once, thread-safely).
+    private static let processSetUp: Bool = {
+        signal(SIGPIPE, SIG_IGN)
+        return curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+    }()
+
+    /// A transport; the first one created in a process initialises libcurl and ignores `SIGPIPE`.
+    /// - Parameters:
+    ///   - configuration: timeouts and pooling.
+    ///   - logger: receives one debug line per transfer (method, path, status, duration — never headers).
+    public init(configuration: Configuration = Configuration(), logger: Logger = .disabled) {
+        _ = CurlTransport.processSetUp
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// The number of idle handles kept for reuse (tests).
+    public var idleHandleCount: Int { idle.withLock { $0.count } }
+
+    public func send(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws
+        -> HTTPResponse
+    {
+        let first = try await attempt(request, progress: progress)
+        switch first {
+        case .success(let response):
+            return response
+        case .failure(let failure):
+            let droppedConnection = failure.code == CURLE_SEND_ERROR || failure.code == CURLE_RECV_ERROR
+                || failure.code == CURLE_GOT_NOTHING
+            let nothingApplied = request.isIdempotent || failure.bytesSent == 0
+            if droppedConnection && failure.reusedConnection && nothingApplied && !Task.isCancelled {
+                logger.debug("\(request.method.rawValue) \(request.url.path): reused connection was closed; retrying")
+                switch try await attempt(request, progress: progress, fresh: true) {
+                case .success(let response): return response
+                case .failure(let again): throw again.error
+                }
+            }
+            throw failure.error
+        }
+    }
+
+    // MARK: - One transfer
+
+    private struct Failure: Error {
+        let code: CURLcode
+        let error: TransportError
+        let reusedConnection: Bool
+        let bytesSent: Int
+    }
+
+    private func attempt(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?,
+                         fresh: Bool = false) async throws -> Result<HTTPResponse, Failure>
+    {
+        if Task.isCancelled { throw TransportError.cancelled }
+        let handle = acquire()
+        let transfer = Transfer(progress: progress)
+        let started = ContinuousClock.now
+        let result: Result<HTTPResponse, Failure> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global(qos: .userInitiated).async { [configuration] in
+                    let outcome = CurlTransport.perform(request, on: handle, transfer: transfer,
+                                                        configuration: configuration, fresh: fresh)
+                    continuation.resume(returning: outcome)
+                }
+            }
+        } onCancel: {
+            transfer.cancel()
+        }
+        release(handle)
+        let elapsed = ContinuousClock.now - started
+        switch result {
+        case .success(let response):
+            logger.debug("\(request.method.rawValue) \(request.url.path) → \(response.status) in \(elapsed)")
+        case .failure(let failure):
+            logger.debug("\(request.method.rawValue) \(request.url.path) failed in \(elapsed): \(failure.error)")
+            if failure.error == .cancelled { throw TransportError.cancelled }
+        }
+        return result
+    }
+
+    private func acquire() -> EasyHandle {
+        if let handle = idle.withLock({ $0.popLast() }) { return handle }
+        return EasyHandle()
+    }
+
+    private func release(_ handle: EasyHandle) {
+        curl_easy_reset(handle.pointer)
+        let keep = idle.withLock { handles -> Bool in
+            guard handles.count < configuration.maximumIdleHandles else { return false }
+            handles.append(handle)
+            return true
+        }
+        if !keep { handle.close() }
+    }
+
+    /// Runs one blocking transfer on the calling (worker) thread.
+    private static func perform(_ request: HTTPRequest, on handle: EasyHandle, transfer: Transfer,
+                                configuration: Configuration, fresh: Bool) -> Result<HTTPResponse, Failure>
+    {
+        let curl = handle.pointer
+        var headerList: UnsafeMutablePointer<curl_slist>? = nil
+        var mime: OpaquePointer? = nil
+        defer {
+            curl_slist_free_all(headerList)
+            if let mime { curl_mime_free(mime) }
+        }
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+
+        _ = request.url.absoluteString.withCString { jqc_curl_easy_setopt_string(curl, CURLOPT_URL, $0) }
+        _ = "http,https".withCString { jqc_curl_easy_setopt_string(curl, CURLOPT_PROTOCOLS_STR, $0) }
+        _ = jqc_curl_easy_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
+        _ = jqc_curl_easy_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
+        _ = jqc_curl_easy_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
+        _ = jqc_curl_easy_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0)
+        let overall = max(1, Int(request.timeout * 1000))
+        _ = jqc_curl_easy_setopt_long(curl, CURLOPT_TIMEOUT_MS, overall)
+        _ = jqc_curl_easy_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS,
+                                      min(overall, max(1, Int(configuration.connectTimeout * 1000))))
+        if fresh || (!request.isIdempotent && configuration.freshConnectionForNonIdempotent) {
+            _ = jqc_curl_easy_setopt_long(curl, CURLOPT_FRESH_CONNECT, 1)
+        }
+        _ = jqc_curl_easy_setopt_pointer(curl, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
+        _ = jqc_curl_easy_setopt_data_callback(curl, CURLOPT_WRITEFUNCTION, CurlTransport.writeCallback)
+        _ = jqc_curl_easy_setopt_pointer(curl, CURLOPT_WRITEDATA, context)
+        _ = jqc_curl_easy_setopt_data_callback(curl, CURLOPT_HEADERFUNCTION, CurlTransport.headerCallback)
+        _ = jqc_curl_easy_setopt_pointer(curl, CURLOPT_HEADERDATA, context)
+        _ = jqc_curl_easy_setopt_long(curl, CURLOPT_NOPROGRESS, 0)
+        _ = jqc_curl_easy_setopt_xferinfo(curl, CurlTransport.progressCallback)
+        _ = jqc_curl_easy_setopt_pointer(curl, CURLOPT_XFERINFODATA, context)
+
+        // Method and body.
+        switch request.method {
+        case .get: _ = jqc_curl_easy_setopt_long(curl, CURLOPT_HTTPGET, 1)
+        case .head: _ = jqc_curl_easy_setopt_long(curl, CURLOPT_NOBODY, 1)
+        case .post: break
+        case .put, .patch, .delete:
+            _ = request.method.rawValue.withCString { jqc_curl_easy_setopt_string(curl, CURLOPT_CUSTOMREQUEST, $0) }
+        }
+        switch request.body {
+        case .none:
+            if request.method == .post || request.method == .put || request.method == .patch {
+                _ = jqc_curl_easy_setopt_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, 0)
+                _ = "".withCString { jqc_curl_easy_setopt_string(curl, CURLOPT_COPYPOSTFIELDS, $0) }
+            }
+        case .data(let data):
+            _ = jqc_curl_easy_setopt_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(data.count))
+            data.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress, !bytes.isEmpty {
+                    _ = jqc_curl_easy_setopt_string(curl, CURLOPT_COPYPOSTFIELDS,
+                                                    base.assumingMemoryBound(to: CChar.self))
+                } else {
+                    _ = "".withCString { jqc_curl_easy_setopt_string(curl, CURLOPT_COPYPOSTFIELDS, $0) }
+                }
+            }
+        case .multipart(let parts):
+            mime = curl_mime_init(curl)
+            for part in parts {
+                let mimePart = curl_mime_addpart(mime)
+                _ = part.name.withCString { curl_mime_name(mimePart, $0) }
+                switch part.content {
+                case .data(let data):
+                    _ = data.withUnsafeBytes { bytes in
+                        curl_mime_data(mimePart, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+                    }
+                case .file(let url):
+                    let code = url.path.withCString { curl_mime_filedata(mimePart, $0) }
+                    if code != CURLE_OK {
+                        return .failure(Failure(code: code, error: .other("the file \(url.lastPathComponent) "
+                                                    + "could not be read"),
+                                                reusedConnection: false, bytesSent: 0))
+                    }
+                }
+                if let filename = part.filename { _ = filename.withCString { curl_mime_filename(mimePart, $0) } }
+                if let type = part.contentType { _ = type.withCString { curl_mime_type(mimePart, $0) } }
+            }
+            _ = jqc_curl_easy_setopt_mime(curl, mime)
+        }
+
+        // Header fields; an empty `Expect:` stops libcurl from waiting for `100 Continue`.
+        for field in request.headers {
+            headerList = curl_slist_append(headerList, "\(field.name): \(field.value)")
+        }
+        if request.body != .none && request.headers["Expect"] == nil {
+            headerList = curl_slist_append(headerList, "Expect:")
+        }
+        if let headerList { _ = jqc_curl_easy_setopt_slist(curl, CURLOPT_HTTPHEADER, headerList) }
+
+        let code = curl_easy_perform(curl)
+        if code == CURLE_OK {
+            var status = 0
+            _ = jqc_curl_easy_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
+            return .success(HTTPResponse(status: status, headers: HTTPHeaders(transfer.headers), body: transfer.body))
+        }
+        var newConnections = 0
+        _ = jqc_curl_easy_getinfo_long(curl, CURLINFO_NUM_CONNECTS, &newConnections)
+        var requestSize = 0
+        _ = jqc_curl_easy_getinfo_long(curl, CURLINFO_REQUEST_SIZE, &requestSize)
+        let message = transfer.errorMessage(code: code)
+        let error: TransportError
+        if transfer.isCancelled {
+            error = .cancelled
+        } else {
+            switch code {
+            case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
+                error = .offline(message)
+            case CURLE_OPERATION_TIMEDOUT:
+                error = .timeout(message)
+            default:
+                error = .other(message)
+            }
+        }
+        return .failure(Failure(code: code, error: error, reusedConnection: newConnections == 0,
+                                bytesSent: requestSize))
+    }
+
+    // MARK: - C callbacks (called on libcurl's thread; context is an unretained `Transfer`)
+
+    static let writeCallback: jqc_curl_data_callback = { buffer, size, count, context in
+        guard let context else { return 0 }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        if transfer.isCancelled { return 0 }
+        if let buffer, length > 0 {
+            transfer.body.append(UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
+        }
+        return length
+    }
+
+    static let headerCallback: jqc_curl_data_callback = { buffer, size, count, context in
+        guard let context else { return 0 }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        guard let buffer, length > 0 else { return length }
+        let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            transfer.headers.removeAll()  // a new status line (after `100 Continue` or a retry)
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+            let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            transfer.headers.append((name, value))
+        }
+        return length
+    }
+
+    static let progressCallback: jqc_curl_xferinfo_callback = { context, _, _, uploadTotal, uploadNow in
+        guard let context else { return 0 }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        if transfer.isCancelled { return 1 }
+        if let progress = transfer.progress, uploadTotal > 0, uploadNow != transfer.lastReportedUpload {
+            transfer.lastReportedUpload = uploadNow
+            progress(Int64(uploadNow), Int64(uploadTotal))
+        }
+        return 0
+    }
+}
+
+/// One easy handle; it keeps its connections alive between transfers.
+final class EasyHandle: @unchecked Sendable {  // because: used by one transfer at a time, handed over through the pool's Mutex.
+    let pointer: UnsafeMutableRawPointer
+    private var closed = false
+
+    init() {
+        pointer = curl_easy_init()
+    }
+
+    /// Closes the handle's connections now.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        curl_easy_cleanup(pointer)
+    }
+
+    deinit { close() }
+}
+
+/// The state of one transfer shared with libcurl's callbacks.
+final class Transfer: @unchecked Sendable {  // because: body, headers and lastReportedUpload are touched only by the thread running curl_easy_perform and read after it returns; the cancel flag is atomic.
+    var body = Data()
+    var headers: [(String, String)] = []
+    var lastReportedUpload: curl_off_t = -1
+    let progress: (@Sendable (Int64, Int64) -> Void)?
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    private let cancelled = Atomic<Bool>(false)
+
+    init(progress: (@Sendable (Int64, Int64) -> Void)?) {
+        self.progress = progress
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    deinit { errorBuffer.deallocate() }
+
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// libcurl's detailed message for the failure, else its generic one.
+    func errorMessage(code: CURLcode) -> String {
+        let detailed = String(cString: errorBuffer).trimmingCharacters(in: .whitespacesAndNewlines)
+        return detailed.isEmpty ? String(cString: curl_easy_strerror(code)) : detailed
+    }
+}

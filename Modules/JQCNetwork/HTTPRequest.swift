@@ -1,0 +1,192 @@
+import Foundation
+
+/// An HTTP method the client sends.
+public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
+    case get = "GET"
+    case post = "POST"
+    case put = "PUT"
+    case patch = "PATCH"
+    case delete = "DELETE"
+    case head = "HEAD"
+
+    /// Whether sending the request twice has the same effect as sending it once (RFC 9110 §9.2.2).
+    /// `POST` and `PATCH` are not: a transport never re-sends them once they may have reached the server.
+    public var isIdempotent: Bool {
+        switch self {
+        case .get, .put, .delete, .head: true
+        case .post, .patch: false
+        }
+    }
+}
+
+/// What a request is for; it selects the overall time limit of the transfer (issue 4).
+public enum RequestKind: Sendable, Hashable {
+    /// An ordinary API call: 30 s.
+    case api
+    /// A photo or other large upload: 120 s.
+    case upload
+    /// A connectivity probe (`/health`): 5 s.
+    case probe
+
+    /// The overall time limit in seconds (connecting, sending and receiving together).
+    public var timeout: Double {
+        switch self {
+        case .api: 30
+        case .upload: 120
+        case .probe: 5
+        }
+    }
+}
+
+/// One part of a `multipart/form-data` body.
+public struct MultipartPart: Sendable, Hashable {
+    /// Where a part's bytes come from.
+    public enum Content: Sendable, Hashable {
+        /// Bytes held in memory.
+        case data(Data)
+        /// A file read while sending (never loaded whole into memory).
+        case file(URL)
+    }
+
+    /// The form field name (`file`, `entity_type`, …).
+    public let name: String
+    /// The file name announced for a file part, or `nil` for a plain field.
+    public let filename: String?
+    /// The part's MIME type (`image/jpeg`), or `nil` for none.
+    public let contentType: String?
+    /// The part's bytes.
+    public let content: Content
+
+    /// A part with explicit content.
+    public init(name: String, filename: String? = nil, contentType: String? = nil, content: Content) {
+        self.name = name
+        self.filename = filename
+        self.contentType = contentType
+        self.content = content
+    }
+
+    /// A plain text field (`entity_type=issue`).
+    public static func field(_ name: String, _ value: String) -> MultipartPart {
+        MultipartPart(name: name, content: .data(Data(value.utf8)))
+    }
+
+    /// A file field read from disk while sending.
+    public static func file(_ name: String, url: URL, filename: String? = nil, contentType: String)
+        -> MultipartPart
+    {
+        MultipartPart(name: name, filename: filename ?? url.lastPathComponent, contentType: contentType,
+                      content: .file(url))
+    }
+}
+
+/// A request body.
+public enum HTTPBody: Sendable, Hashable {
+    /// No body.
+    case none
+    /// Raw bytes; set `Content-Type` in the headers.
+    case data(Data)
+    /// A `multipart/form-data` body; the transport sets `Content-Type` with the boundary.
+    case multipart([MultipartPart])
+}
+
+/// Header fields with case-insensitive lookup (RFC 9110 §5.1); the order and spelling given are kept.
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in order, as (name, value).
+    public private(set) var fields: [(name: String, value: String)]
+
+    /// Headers holding `fields` in order.
+    public init(_ fields: [(String, String)] = []) {
+        self.fields = fields.map { (name: $0.0, value: $0.1) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The first value of the field `name` (any letter case), or `nil` when absent.
+    public subscript(name: String) -> String? {
+        let lowered = name.lowercased()
+        return fields.first { $0.name.lowercased() == lowered }?.value
+    }
+
+    /// Replaces every field named `name` (any letter case) by one with `value`, or removes them when `nil`.
+    public mutating func set(_ name: String, _ value: String?) {
+        let lowered = name.lowercased()
+        fields.removeAll { $0.name.lowercased() == lowered }
+        if let value { fields.append((name: name, value: value)) }
+    }
+
+    /// Adds a field, keeping any others with the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.name)
+            hasher.combine(field.value)
+        }
+    }
+}
+
+/// A request handed to an ``HTTPTransport``.
+public struct HTTPRequest: Sendable, Hashable {
+    /// The method.
+    public var method: HTTPMethod
+    /// The absolute URL, always built by `ServerConfig` (seed 001 rule 17).
+    public var url: URL
+    /// Header fields to send.
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: HTTPBody
+    /// What the request is for; selects the overall time limit.
+    public var kind: RequestKind
+    /// An overall time limit in seconds that overrides ``RequestKind/timeout`` (tests), or `nil`.
+    public var timeoutOverride: Double?
+    /// Marks a non-idempotent request as safe to send twice (the server dedupes it); `nil` follows the method.
+    public var idempotentOverride: Bool?
+
+    /// A request.
+    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: HTTPBody = .none,
+                kind: RequestKind = .api, timeoutOverride: Double? = nil, idempotentOverride: Bool? = nil)
+    {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.kind = kind
+        self.timeoutOverride = timeoutOverride
+        self.idempotentOverride = idempotentOverride
+    }
+
+    /// The overall time limit in seconds.
+    public var timeout: Double { timeoutOverride ?? kind.timeout }
+
+    /// Whether the transport may send this request a second time after a dropped connection.
+    public var isIdempotent: Bool { idempotentOverride ?? method.isIdempotent }
+}
+
+/// A reply: status, header fields and the body bytes.
+public struct HTTPResponse: Sendable, Hashable {
+    /// The HTTP status code (200, 401, …).
+    public var status: Int
+    /// The reply's header fields (case-insensitive lookup).
+    public var headers: HTTPHeaders
+    /// The body bytes, possibly empty.
+    public var body: Data
+
+    /// A reply.
+    public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
