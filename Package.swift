@@ -41,15 +41,17 @@ targets += module("JQCJPEG", ["CExif", "CJPEGShim", "JQCKit"])
 targets += module("JQCSync", ["JQCKit", "JQCNetwork", "JQCStorage"])
 // Tier 3 — features, in their order (JQCForms is pure: JQCKit only)
 targets += module("JQCForms", ["JQCKit"])
+// Reference data: contracts, facilities, areas, templates (pulled, pruned, read by the start cascades).
+targets += module("JQCFacilities", ["JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
 targets += module("JQCPhotos", ["JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
-targets += module("JQCInspections", ["JQCForms", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
-targets += module("JQCIssues", ["JQCInspections", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
+targets += module("JQCInspections", ["JQCFacilities", "JQCForms", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
+targets += module("JQCIssues", ["JQCFacilities", "JQCInspections", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
 targets += module("JQCScheduling", ["JQCForms", "JQCInspections", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
 targets += module("JQCFollowUps", ["JQCForms", "JQCInspections", "JQCKit", "JQCNetwork", "JQCScheduling", "JQCStorage", "JQCSync"])
 targets += module("JQCNotifications", ["JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
 // Tier 4 — composition
 targets += module("JQCComposition", [
-    "JQCFollowUps", "JQCForms", "JQCInspections", "JQCIssues", "JQCJPEG", "JQCKit", "JQCNetwork",
+    "JQCFacilities", "JQCFollowUps", "JQCForms", "JQCInspections", "JQCIssues", "JQCJPEG", "JQCKit", "JQCNetwork",
     "JQCNotifications", "JQCPhotos", "JQCScheduling", "JQCStorage", "JQCSync",
 ])
 // Tooling — the dev server (a stand-in backend; never imported by client modules) and the linter

@@ -20,8 +20,9 @@ final class EmbeddedServer: Sendable {
         let directory = dataDirectory.file("embedded-server")
         let server = DevServer(configuration: DevServerConfiguration(dataDirectory: directory, seed: .demo, admin: true))
         do {
-            let port = try server.start()
-            return EmbeddedServer(server: server, baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+            _ = try server.start()
+            guard let baseURL = server.baseURL else { throw ShellError.failed("it reported no address") }
+            return EmbeddedServer(server: server, baseURL: baseURL)
         } catch {
             throw ShellError.failed("The embedded dev server could not start: \(error)")
         }
