@@ -1,6 +1,6 @@
 /// Every command file's contribution, in `help` order. A feature adds its file and one line here.
 enum AllCommands {
     static let registry = CommandRegistry(
-        CoreCommands.commands + OfflineToolCommands.commands
+        CoreCommands.commands + SessionCommands.commands + SyncCommands.commands + OfflineToolCommands.commands
     )
 }

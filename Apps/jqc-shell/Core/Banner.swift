@@ -14,6 +14,9 @@ enum Banner {
             case .remote:
                 lines.append("server: \(engine.identity) (\(engine.baseURL.absoluteString))")
             }
+            if let user = await engine.app.api.currentUser {
+                lines.append("signed in as \(user.displayName) (\(user.role))")
+            }
         } catch {
             lines.append(output.yellow("server: not available — \(error)"))
         }

@@ -1,60 +1,103 @@
 import Foundation
+import JQCComposition
 import JQCKit
+import JQCNetwork
+import JQCSync
+import Synchronization
 
-/// The engine behind the shell for one run: which server (and the embedded dev server when that is the
-/// identity), with the composition root built over it. Built on the first command that needs it.
+/// The engine behind the shell for one run: which server (starting the embedded dev server when that is
+/// the identity) and the composition root built over it. Built on the first command that needs it.
 final class ShellEngine: Sendable {
-    /// The data directory's server identity for this run.
-    let identity: ServerIdentity
-    /// The base URL requests go to (the embedded server's changes from run to run).
-    let baseURL: URL
-    private let embedded: EmbeddedServer?
-
-    private init(identity: ServerIdentity, baseURL: URL, embedded: EmbeddedServer?) {
-        self.identity = identity
-        self.baseURL = baseURL
-        self.embedded = embedded
+    private struct State {
+        var identity: ServerIdentity
+        var embedded: EmbeddedServer?
     }
 
+    /// The composition root (store, API client, features, sync engine).
+    let app: AppComposition
+    /// Whether background work (monitoring, scheduler) runs: interactive sessions only, so scripts stay
+    /// deterministic.
+    let background: Bool
+    private let selection: InMemorySelectionStore
+    private let dataDirectory: DataDirectory
+    private let state: Mutex<State>
+
+    private init(app: AppComposition, selection: InMemorySelectionStore, identity: ServerIdentity,
+                 embedded: EmbeddedServer?, dataDirectory: DataDirectory, background: Bool) {
+        self.app = app
+        self.selection = selection
+        self.dataDirectory = dataDirectory
+        self.background = background
+        state = Mutex(State(identity: identity, embedded: embedded))
+    }
+
+    /// The data directory's server identity.
+    var identity: ServerIdentity { state.withLock { $0.identity } }
+    /// The base URL requests go to now.
+    var baseURL: URL { app.server.current.baseURL }
+
     /// Resolves the server identity (SHELL.md): the recorded one, unless `--server` names another — a
-    /// server switch, which signs out and clears server-pulled data but keeps unsynced local work — then
-    /// starts the embedded server when that is the identity.
+    /// server switch, which signs out and clears server-pulled data but keeps unsynced local work — starts
+    /// the embedded server when that is the identity, builds the composition root and launches it.
     /// - Throws: ``ShellError/failed(_:)`` with a sentence.
     static func start(options: ShellOptions, dataDirectory: DataDirectory, output: ShellOutput) async throws -> ShellEngine {
         let recorded = dataDirectory.recordedServer
-        let requested = options.server.flatMap(ServerIdentity.init(text:))
-        let identity = requested ?? recorded ?? .embedded
-        if let recorded, identity != recorded {
-            try await ServerSwitch.perform(from: recorded, to: identity, dataDirectory: dataDirectory)
+        let identity = options.server.flatMap(ServerIdentity.init(text:)) ?? recorded ?? .embedded
+        let embedded: EmbeddedServer? = identity == .embedded ? try EmbeddedServer.start(dataDirectory: dataDirectory) : nil
+        let selection = InMemorySelectionStore(embedded?.baseURL.absoluteString ?? identity.description)
+        let interactive = options.scriptFile == nil && options.commandString == nil && output.stdinIsTerminal
+        let app: AppComposition
+        do {
+            app = try AppComposition(configuration: AppConfiguration(
+                dataDirectory: dataDirectory.url, server: ServerConfig(store: selection)))
+        } catch {
+            embedded?.stop()
+            throw ShellError.failed("\(error)")
+        }
+        let engine = ShellEngine(app: app, selection: selection, identity: identity, embedded: embedded,
+                                 dataDirectory: dataDirectory, background: interactive)
+        if let recorded, recorded != identity {
+            try await engine.forgetServer()
             output.err("Switched server from \(recorded) to \(identity): signed out and server-pulled data cleared; "
                 + "unsynced local work was kept.")
         }
-        if recorded != identity || dataDirectory.readText("server") != identity.description {
-            do {
-                try dataDirectory.writeText("server", identity.description)
-            } catch {
-                throw ShellError.failed("\(error)")
-            }
+        try engine.record(identity)
+        await app.launch(background: interactive)
+        return engine
+    }
+
+    /// Switches to another server while running (the `server` command): best-effort logout on the old one,
+    /// sign out, clear server-pulled data, record and select the new one (starting the embedded server when
+    /// needed). Unsynced local work is kept.
+    /// - Throws: ``ShellError/failed(_:)`` with a sentence.
+    func switchServer(to identity: ServerIdentity) async throws {
+        await app.api.logout()
+        try await forgetServer()
+        var url = identity.description
+        if identity == .embedded {
+            let running = state.withLock { $0.embedded }
+            let server = try running ?? EmbeddedServer.start(dataDirectory: dataDirectory)
+            state.withLock { $0.embedded = server }
+            url = server.baseURL.absoluteString
         }
-        switch identity {
-        case .embedded:
-            let server = try EmbeddedServer.start(dataDirectory: dataDirectory)
-            return ShellEngine(identity: identity, baseURL: server.baseURL, embedded: server)
-        case .remote(let selection):
-            return ShellEngine(identity: identity, baseURL: selection.baseURL, embedded: nil)
-        }
+        try selection.save(url)
+        state.withLock { $0.identity = identity }
+        try record(identity)
+    }
+
+    private func forgetServer() async throws {
+        await app.api.signOutLocally()
+        do { try app.clearServerPulledData() } catch { throw ShellError.failed("\(error)") }
+    }
+
+    private func record(_ identity: ServerIdentity) throws {
+        guard dataDirectory.readText("server") != identity.description else { return }
+        do { try dataDirectory.writeText("server", identity.description) } catch { throw ShellError.failed("\(error)") }
     }
 
     /// Stops background work and the embedded server.
     func shutdown() async {
-        embedded?.stop()
-    }
-}
-
-/// What a server switch does to a data directory (SHELL.md; seed 001 §21, rule 42): sign out and clear
-/// server-pulled data; never touch unsynced local work.
-enum ServerSwitch {
-    static func perform(from: ServerIdentity, to: ServerIdentity, dataDirectory: DataDirectory) async throws {
-        dataDirectory.remove("credentials")
+        await app.shutdown()
+        state.withLock { $0.embedded }?.stop()
     }
 }

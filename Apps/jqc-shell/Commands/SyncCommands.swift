@@ -1,0 +1,127 @@
+import Foundation
+import JQCKit
+import JQCNetwork
+import JQCSync
+
+/// `online`, `offline`, `status`, `sync` (SHELL.md; SPEC.md §4).
+enum SyncCommands {
+    static let commands: [Command] = [online, offline, status, sync]
+
+    static let online = Command("online", summary: "Leave airplane mode and reconnect (probes the server).") { context, _ in
+        let engine = try await context.engine()
+        do { try await engine.app.connectivity.setForcedOffline(false) } catch { throw ShellError.failed("\(error)") }
+        let reachable = await engine.app.connectivity.probeNow()
+        let text = reachable ? "Online." : "Airplane mode is off, but the server cannot be reached; work stays queued."
+        return CommandOutput(text, data: ["online": .bool(reachable), "forced_offline": false])
+    }
+
+    static let offline = Command("offline", summary: "Airplane mode: no request leaves until 'online'.") { context, _ in
+        let engine = try await context.engine()
+        do { try await engine.app.connectivity.setForcedOffline(true) } catch { throw ShellError.failed("\(error)") }
+        return CommandOutput("Offline: work is saved locally and queued.", data: ["online": false, "forced_offline": true])
+    }
+
+    static let status = Command(
+        "status", summary: "Online, signed in, pending counts, failed items, last sync, last error."
+    ) { context, _ in
+        let engine = try await context.engine()
+        let app = engine.app
+        let forced = await app.connectivity.isForcedOffline
+        let isOnline = forced ? false : await app.connectivity.probeNow()
+        let user = await app.api.currentUser
+        let outbox: (pending: [String: Int], failed: [FailedOutboxItem])
+        do { outbox = try app.outboxStatus() } catch { throw ShellError.failed("\(error)") }
+        let saved = SyncStateFile(directory: context.dataDirectory).load()
+        let snapshot = await app.sync.current
+        let lastSync = snapshot.lastSyncAt ?? saved.lastSyncAt
+        let lastError = snapshot.lastSyncAt != nil || snapshot.lastError != nil ? snapshot.lastError : saved.lastError
+        let updateRequired = await app.api.isUpdateRequired
+        var lines = [
+            "online: \(isOnline ? "yes" : forced ? "no (airplane mode)" : "no (server unreachable)")",
+            "signed in: " + (user.map { "\($0.displayName) (\($0.username))" } ?? "no"),
+            "pending: \(outbox.pending["photos"] ?? 0) photos, \(outbox.pending["inspections"] ?? 0) inspections, "
+                + "\(outbox.pending["issues"] ?? 0) issues",
+            "last sync: " + (lastSync.map(DateFormats.instantString) ?? "never"),
+        ]
+        if let lastError { lines.append("last error: \(lastError)") }
+        if updateRequired { lines.append("update required: this build is refused by the server; update jqc.") }
+        for item in outbox.failed { lines.append("failed \(item.kind) \(item.localID): \(item.reason)") }
+        return CommandOutput(lines.joined(separator: "\n"), data: [
+            "online": .bool(isOnline), "forced_offline": .bool(forced), "signed_in": .bool(user != nil),
+            "username": user.map { .string($0.username) } ?? .null,
+            "pending": .object(outbox.pending.mapValues { .int(Int64($0)) }),
+            "failed": .array(outbox.failed.map { .object(["kind": .string($0.kind), "local_id": .string($0.localID),
+                                                          "reason": .string($0.reason)]) }),
+            "last_sync_at": lastSync.map { .string(DateFormats.instantString($0)) } ?? .null,
+            "last_error": lastError.map(JSONValue.string) ?? .null,
+            "update_required": .bool(updateRequired),
+        ])
+    }
+
+    static let sync = Command(
+        "sync", summary: "One full pass now: every pending item is tried at once; reports each stage.",
+        help: "Item failures are data (see 'status'); the command fails only when the pass cannot run\n"
+            + "(offline, signed out, update required)."
+    ) { context, _ in
+        let engine = try await context.engine()
+        let app = engine.app
+        let stateFile = SyncStateFile(directory: context.dataDirectory)
+        // Check the session first, so an expired access token is refreshed (and a revoked one signs out).
+        if await app.api.isSignedIn, !(await app.connectivity.isForcedOffline) {
+            if case .signedOut = await app.api.restoreSession() {
+                let message = "You were signed out (the session ended on the server); log in again. Nothing was lost."
+                stateFile.save(lastSyncAt: stateFile.load().lastSyncAt, lastError: message)
+                throw ShellError.failed(message)
+            }
+        }
+        let progress = Task {
+            for await snapshot in await app.sync.snapshots() {
+                if let stage = snapshot.runningStage { context.output.progress("syncing: \(stage)…") }
+            }
+        }
+        defer {
+            progress.cancel()
+            context.output.endProgress()
+        }
+        let report: SyncPassReport
+        do {
+            report = try await app.sync.sync(explicit: true)
+        } catch let stop as SyncStopError {
+            stateFile.save(lastSyncAt: stateFile.load().lastSyncAt, lastError: stop.message)
+            throw ShellError.failed(stop.message)
+        }
+        let snapshot = await app.sync.current
+        stateFile.save(lastSyncAt: snapshot.lastSyncAt, lastError: snapshot.lastError)
+        let stages = report.stages.map { stage -> JSONValue in
+            var object: [String: JSONValue] = ["name": .string(stage.name), "pushed": .int(Int64(stage.pushed)),
+                                               "pulled": .int(Int64(stage.pulled)), "failed": .int(Int64(stage.failed)),
+                                               "seconds": .double((stage.seconds * 1000).rounded() / 1000)]
+            if let error = stage.error { object["error"] = .string(error) }
+            return .object(object)
+        }
+        var lines = report.stages.map { stage in
+            "  \(stage.name.padding(toLength: 18, withPad: " ", startingAt: 0)) pushed \(stage.pushed)  pulled \(stage.pulled)  "
+                + "failed \(stage.failed)  \(String(format: "%.2f", stage.seconds)) s" + (stage.error.map { "  — \($0)" } ?? "")
+        }
+        if lines.isEmpty { lines = ["  (no stages registered yet)"] }
+        if let stop = report.stoppedBy { lines.append(context.output.yellow("stopped: \(stop.message)")) }
+        return CommandOutput("Sync finished.\n" + lines.joined(separator: "\n"),
+                             data: ["stages": .array(stages), "stopped": report.stoppedBy.map { .string($0.message) } ?? .null])
+    }
+}
+
+/// `<data-dir>/sync-state.json`: the last sync time and last error, so `status` in a later run can say them.
+struct SyncStateFile {
+    let directory: DataDirectory
+
+    func load() -> (lastSyncAt: Date?, lastError: String?) {
+        guard let text = directory.readText("sync-state.json"), let json = try? JSONValue.parse(text) else { return (nil, nil) }
+        return (json["last_sync_at"]?.stringValue.flatMap(DateFormats.instant(from:)), json["last_error"]?.stringValue)
+    }
+
+    func save(lastSyncAt: Date?, lastError: String?) {
+        let json: JSONValue = ["last_sync_at": lastSyncAt.map { .string(DateFormats.instantString($0)) } ?? .null,
+                               "last_error": lastError.map(JSONValue.string) ?? .null]
+        try? directory.writeText("sync-state.json", json.jsonString())
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import JQCKit
+import JQCNetwork
+import JQCStorage
+import JQCSync
+
+/// The composition root: every live dependency built once, by hand, in tiers, in an order that matters
+/// (seed 004's shape; SPEC.md §2–3). No singletons: the shell and the tests each build one of these.
+///
+/// Start-up order (seed 001 rules 21–22): ``launch(background:)`` restores the session first, then starts
+/// connectivity monitoring, then syncs when online and signed in.
+public final class AppComposition: Sendable {
+    /// This build's version (`X-JQC-Client: jqc-shell/<version>`).
+    public static let version = "0.1.0"
+
+    // Tier 0 — configuration, clock, logger
+    /// What this root was built from.
+    public let configuration: AppConfiguration
+    /// The clock everything waits on.
+    public let clock: any Clock
+    /// The root logger (`<data-dir>/jqc.log`, redacted).
+    public let logger: Logger
+    /// The server selection (rules 17, 81).
+    public let server: ServerConfig
+
+    // Tier 1 — storage, transport, credentials, request policy
+    /// The local store (WAL, foreign keys, `synchronous=FULL`), migrated for every feature.
+    public let store: DatabaseQueue
+    /// The HTTP transport behind the airplane-mode gate.
+    public let transport: any HTTPTransport
+    /// Credentials in `<data-dir>/credentials` (0600).
+    public let tokens: any TokenStore
+    /// The persisted 426 memory (seed 004's request policy).
+    public let refusals: any UpdateRefusalMemory
+    /// The manual connectivity switch.
+    public let connectivitySwitch: FileConnectivityOverrideStore
+
+    // Tier 2 — API client and session
+    /// The API client: every request, the session, the single-flight refresh.
+    public let api: APIClient
+
+    // Tier 3 — features (each owns its tables, endpoints and stages)
+    /// Every feature's outbox report, for `status`.
+    public let outboxReporters: [any OutboxReporter]
+    /// Every feature's server-pulled-data eraser, run on logout and server switch (rule 42).
+    private let serverPulledDataCleaners: [@Sendable () throws -> Void]
+
+    // Tier 4 — sync engine with its stages in order, connectivity, scheduler
+    /// Connectivity: the health probe and the manual switch.
+    public let connectivity: ConnectivityMonitor
+    /// The sync engine with every feature's stages registered in order.
+    public let sync: SyncEngine
+    /// Automatic passes (periodic and on reconnect).
+    public let scheduler: SyncScheduler
+
+    /// Builds the root. Nothing is sent to the server here.
+    /// - Throws: `DatabaseError` when the store cannot be opened or migrated (a sentence: damaged file,
+    ///   newer store, disk full).
+    public init(configuration: AppConfiguration) throws {
+        // Tier 0
+        self.configuration = configuration
+        clock = configuration.clock
+        server = configuration.server
+        let directory = configuration.dataDirectory
+        logger = Logger(label: "jqc", minimumLevel: configuration.logLevel,
+                        sink: FileLogSink(url: directory.appendingPathComponent("jqc.log")), clock: clock)
+
+        // Tier 1
+        store = try DatabaseQueue(path: directory.appendingPathComponent("jqc.sqlite").path,
+                                  configuration: DatabaseConfiguration(synchronous: configuration.synchronous))
+        var migrator = DatabaseMigrator()
+        AppComposition.registerMigrations(&migrator)
+        try migrator.migrate(store)
+        let connectivitySwitch = FileConnectivityOverrideStore(url: directory.appendingPathComponent("connectivity"))
+        self.connectivitySwitch = connectivitySwitch
+        transport = OfflineGateTransport(
+            base: configuration.transport ?? CurlTransport(logger: logger.labeled("http")),
+            isForcedOffline: { connectivitySwitch.loadForcedOffline() })
+        tokens = FileTokenStore(url: directory.appendingPathComponent("credentials"))
+        refusals = FileUpdateRefusalMemory(url: directory.appendingPathComponent("update-required"))
+
+        // Tier 2
+        let api = APIClient(config: server, transport: transport, tokens: tokens, refusals: refusals,
+                            identity: ClientIdentity(version: configuration.clientVersion), clock: clock, logger: logger)
+        self.api = api
+
+        // Tier 3 — features: stores, services, hooks (each later issue adds its own here).
+        let stages: [any SyncStage] = []
+        outboxReporters = []
+        serverPulledDataCleaners = []
+
+        // Tier 4
+        connectivity = ConnectivityMonitor(probe: { try await AppComposition.health(api) },
+                                           overrideStore: connectivitySwitch, clock: clock)
+        let connectivity = self.connectivity
+        sync = SyncEngine(
+            stages: stages,
+            guards: SyncGuards(isOnline: { await connectivity.isOnline },
+                               isSignedIn: { await api.isSignedIn },
+                               isUpdateRequired: { await api.isUpdateRequired }),
+            clock: clock, classify: SyncFailure.classify, logger: logger.labeled("sync"))
+        scheduler = SyncScheduler(engine: sync, connectivity: connectivity, clock: clock,
+                                  interval: configuration.syncInterval)
+    }
+
+    /// Every feature's migrations, in feature order (each namespaced by its feature).
+    static func registerMigrations(_ migrator: inout DatabaseMigrator) {
+    }
+
+    /// Launches the engine in the seed's order (rules 21–22): restore the session (`/auth/me`; offline
+    /// launch on any non-auth failure), then start monitoring, then sync when online and signed in.
+    /// - Parameter background: also start the periodic scheduler and the reconnect trigger (interactive use).
+    /// - Returns: how the session was found.
+    @discardableResult
+    public func launch(background: Bool) async -> SessionRestore {
+        let restored: SessionRestore
+        if connectivitySwitch.loadForcedOffline() {
+            restored = await api.currentUser.map { .offline($0, .offline) } ?? .signedOut
+        } else {
+            restored = await api.restoreSession()
+        }
+        guard background else { return restored }
+        await connectivity.start()
+        await scheduler.start()
+        if restored.user != nil, await connectivity.isOnline {
+            let sync = self.sync
+            Task { _ = try? await sync.sync(explicit: false) }
+        }
+        return restored
+    }
+
+    /// Stops background work (monitoring, scheduler).
+    public func shutdown() async {
+        await scheduler.stop()
+        await connectivity.stop()
+    }
+
+    /// Erases every server-pulled record (boundary: it has a server id; seed 001 §21, rule 42), never
+    /// unsynced local work. Called on logout and on a server switch.
+    /// - Throws: the store's error.
+    public func clearServerPulledData() throws {
+        for clean in serverPulledDataCleaners { try clean() }
+    }
+
+    /// Pending counts by kind (`photos`, `inspections`, `issues`) and failed items, across features.
+    /// - Throws: the store's error.
+    public func outboxStatus() throws -> (pending: [String: Int], failed: [FailedOutboxItem]) {
+        var pending: [String: Int] = ["photos": 0, "inspections": 0, "issues": 0]
+        var failed: [FailedOutboxItem] = []
+        for reporter in outboxReporters {
+            pending.merge(try reporter.pendingCounts()) { $0 + $1 }
+            failed += try reporter.failedItems()
+        }
+        return (pending, failed)
+    }
+
+    /// The health probe: `GET /api/v1/health` mapped onto what connectivity needs.
+    static func health(_ api: APIClient) async throws -> ServerHealth {
+        let reply = try await api.health()
+        guard let todayText = reply.today, let today = CalendarDay(todayText) else {
+            throw APIError.undecodable("the health reply has no valid 'today'")
+        }
+        let time = reply.time.flatMap(DateFormats.instant(from:)) ?? Date()
+        return ServerHealth(serverTime: time, today: today, timeZone: reply.timezone ?? "UTC")
+    }
+}

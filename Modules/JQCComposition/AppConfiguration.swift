@@ -1,0 +1,76 @@
+import Foundation
+import JQCKit
+import JQCNetwork
+import JQCStorage
+
+/// What the composition root is built from: the data directory, the server, the build, and the live
+/// pieces tests replace (clock, transport).
+public struct AppConfiguration: Sendable {
+    /// Where the store, credentials, 426 memory, connectivity switch and log live (0700; files 0600).
+    public var dataDirectory: URL
+    /// The server selection every URL comes from (rules 17, 81).
+    public var server: ServerConfig
+    /// This build's version, sent as `X-JQC-Client: jqc-shell/<version>`.
+    public var clientVersion: String
+    /// The clock (a `ManualClock` in tests).
+    public var clock: any Clock
+    /// The HTTP transport; `nil` builds libcurl's.
+    public var transport: (any HTTPTransport)?
+    /// The store's durability mode (`FULL` by default).
+    public var synchronous: DatabaseConfiguration.Synchronous
+    /// Seconds between automatic sync passes.
+    public var syncInterval: Double
+    /// The log level of `<data-dir>/jqc.log`.
+    public var logLevel: LogLevel
+
+    /// A configuration with the defaults: libcurl, the system clock, `synchronous=FULL`, a pass every 5 minutes.
+    public init(dataDirectory: URL, server: ServerConfig, clientVersion: String = AppComposition.version,
+                clock: any Clock = SystemClock(), transport: (any HTTPTransport)? = nil,
+                synchronous: DatabaseConfiguration.Synchronous = .full, syncInterval: Double = 300,
+                logLevel: LogLevel = .info) {
+        self.dataDirectory = dataDirectory
+        self.server = server
+        self.clientVersion = clientVersion
+        self.clock = clock
+        self.transport = transport
+        self.synchronous = synchronous
+        self.syncInterval = syncInterval
+        self.logLevel = logLevel
+    }
+}
+
+/// The manual connectivity switch kept in `<data-dir>/connectivity` (`offline` or `online`), so airplane
+/// mode survives a restart.
+public final class FileConnectivityOverrideStore: ConnectivityOverrideStoreProtocol {
+    private let url: URL
+    /// A switch stored at `url`.
+    public init(url: URL) { self.url = url }
+    public func loadForcedOffline() -> Bool {
+        (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "offline"
+    }
+    public func saveForcedOffline(_ offline: Bool) throws {
+        try AtomicFile.write(Data((offline ? "offline\n" : "online\n").utf8), to: url, permissions: 0o600)
+    }
+}
+
+import JQCSync
+/// JQCSync's switch-store protocol, named here so this file reads plainly.
+public typealias ConnectivityOverrideStoreProtocol = ConnectivityOverrideStore
+
+/// Airplane mode at the lowest level: while the switch is on, every request fails as offline before it
+/// is sent, so no request leaves, whoever makes it (SHELL.md `offline`).
+public struct OfflineGateTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let isForcedOffline: @Sendable () -> Bool
+
+    /// A gate in front of `base`.
+    public init(base: any HTTPTransport, isForcedOffline: @escaping @Sendable () -> Bool) {
+        self.base = base
+        self.isForcedOffline = isForcedOffline
+    }
+
+    public func send(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws -> HTTPResponse {
+        if isForcedOffline() { throw TransportError.offline("offline mode is on; use 'online' to reconnect") }
+        return try await base.send(request, progress: progress)
+    }
+}

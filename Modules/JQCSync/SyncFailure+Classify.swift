@@ -1,0 +1,68 @@
+import Foundation
+import JQCKit
+import JQCNetwork
+import JQCStorage
+
+extension SyncFailure {
+    /// The standard classification (SPEC.md §4): JQCNetwork's ``APIError`` and ``TransportError``,
+    /// JQCStorage's ``DatabaseError`` and cancellation, each onto the outbox's rules.
+    /// - Returns: the failure class; an unknown error is a local failure with its description.
+    public static func classify(_ error: any Error) -> SyncFailure {
+        switch error {
+        case is CancellationError:
+            return .cancelled
+        case let api as APIError:
+            switch api {
+            case .offline: return .offline
+            case .timeout, .connectionFailed: return .timeout
+            case .server, .undecodable: return .server(api.message)
+            case .rateLimited(let retryAfter): return .rateLimited(retryAfter: retryAfter)
+            case .unauthorized, .signedOut: return .signedOut
+            case .rejected(_, let message): return .rejected(message)
+            case .updateRequired: return .updateRequired
+            case .cancelled: return .cancelled
+            }
+        case let transport as TransportError:
+            return classify(APIError(transport))
+        case let database as DatabaseError:
+            return .local(database.description)
+        case let stop as SyncStopError:
+            switch stop.reason {
+            case .offline: return .offline
+            case .signedOut: return .signedOut
+            case .updateRequired: return .updateRequired
+            case .cancelled: return .cancelled
+            case .storeUnavailable, .stageFailed: return .local(stop.message)
+            }
+        default:
+            return .local(String(describing: error))
+        }
+    }
+}
+
+/// One outbox item that failed for good (shown by `status`, retried or discarded by the inspector).
+public struct FailedOutboxItem: Sendable, Equatable, Codable {
+    /// The kind: `photo`, `inspection`, `issue`, …
+    public var kind: String
+    /// The item's local id.
+    public var localID: String
+    /// Why it failed, as a sentence (the server's, when it gave one).
+    public var reason: String
+
+    /// A failed item.
+    public init(kind: String, localID: String, reason: String) {
+        self.kind = kind
+        self.localID = localID
+        self.reason = reason
+    }
+}
+
+/// What a feature reports about its outbox for `status` (SHELL.md: pending counts by kind, failed items).
+public protocol OutboxReporter: Sendable {
+    /// Pending items by kind (`photos`, `inspections`, `issues`): not yet synced and not failed.
+    /// - Throws: the store's error.
+    func pendingCounts() throws -> [String: Int]
+    /// Items failed for good, oldest first.
+    /// - Throws: the store's error.
+    func failedItems() throws -> [FailedOutboxItem]
+}
