@@ -1,0 +1,68 @@
+import Foundation
+import JQCComposition
+import JQCDevServer
+import JQCKit
+import JQCNetwork
+import JQCTestSupport
+
+/// An in-process dev server (demo seed, admin on) and a composition root pointed at it over real HTTP on
+/// loopback: the integration tests' world. Each instance has its own temporary folders.
+final class TestApp: @unchecked Sendable {  // because: immutable after init; the server and root are thread-safe.
+    let serverDirectory = TemporaryDirectory(prefix: "jqc-it-server")
+    let clientDirectory = TemporaryDirectory(prefix: "jqc-it-client")
+    let server: DevServer
+    let baseURL: URL
+    let selection: InMemorySelectionStore
+    private(set) var app: AppComposition
+    let clock: any Clock
+
+    /// Starts the server (optionally with a fixed `today`) and builds a root over it.
+    init(today: CalendarDay? = nil, accessTTL: Double = 3_600, clock: any Clock = SystemClock()) throws {
+        self.clock = clock
+        server = DevServer(configuration: DevServerConfiguration(dataDirectory: serverDirectory.url, seed: .demo, today: today,
+                                                                 admin: true, accessTTL: accessTTL))
+        _ = try server.start()
+        baseURL = server.baseURL!
+        selection = InMemorySelectionStore(baseURL.absoluteString)
+        app = try TestApp.makeRoot(directory: clientDirectory.url, selection: selection, clock: clock)
+    }
+
+    static func makeRoot(directory: URL, selection: InMemorySelectionStore, clock: any Clock) throws -> AppComposition {
+        try AppComposition(configuration: AppConfiguration(dataDirectory: directory, server: ServerConfig(store: selection),
+                                                           clock: clock))
+    }
+
+    /// Builds a fresh root over the same client data directory (a restart of the app).
+    func restart() throws {
+        app = try TestApp.makeRoot(directory: clientDirectory.url, selection: selection, clock: clock)
+    }
+
+    /// Signs in as the demo inspector `alex` (or another seed user).
+    func login(_ username: String = "alex", password: String = "inspect-demo") async throws {
+        _ = try await app.api.login(username: username, password: password)
+    }
+
+    /// `POST /__admin/faults` with `body` (SHELL.md), e.g. `["path_prefix": "/api/v1/inspections", "mode": "status", "status": 500]`.
+    func fault(_ body: JSONValue) throws { _ = try admin("POST", "/__admin/faults", body) }
+
+    /// `GET /__admin/state`'s `data`.
+    func adminState() throws -> JSONValue { try admin("GET", "/__admin/state", nil)["data"] ?? .null }
+
+    /// Calls an admin endpoint with curl (kept apart from the client under test).
+    @discardableResult
+    func admin(_ method: String, _ path: String, _ body: JSONValue?) throws -> JSONValue {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        var arguments = ["-s", "-X", method, baseURL.absoluteString + path]
+        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body.jsonString()] }
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try JSONValue.parse(data)
+    }
+
+    deinit { server.stop() }
+}
