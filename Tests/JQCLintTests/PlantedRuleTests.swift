@@ -418,7 +418,7 @@ struct FindingMessageTests {
             source: "import JQCScheduling\n", path: "Modules/JQCIssues/Hook.swift", target: "JQCIssues")
         #expect(
             findings.map(\.message) == [
-                "JQCIssues imports JQCScheduling, which comes later in the features order (JQCForms → JQCPhotos → "
+                "JQCIssues imports JQCScheduling, which comes later in the features order (JQCForms → JQCFacilities → JQCPhotos → "
                     + "JQCInspections → JQCIssues → JQCScheduling → JQCFollowUps → JQCNotifications); a module "
                     + "imports only earlier ones."
             ])

@@ -29,7 +29,7 @@ struct RepositoryTests {
         arguments: [
             "| 0 foundation | JQCKit |", "| 1 adapters | JQCStorage (only home of CSQLite), JQCNetwork",
             "| 2 engine | JQCSync |",
-            "| 3 features | in this order: JQCForms (imports only JQCKit) → JQCPhotos → JQCInspections → JQCIssues → "
+            "| 3 features | in this order: JQCForms (imports only JQCKit) → JQCFacilities → JQCPhotos → JQCInspections → JQCIssues → "
                 + "JQCScheduling → JQCFollowUps → JQCNotifications |",
             "| 4 composition | JQCComposition |",
             "| 5 apps | jqc-shell (only home of CEdit), jqc-devserver, jqc-lint |",

@@ -44,8 +44,8 @@ extension DevServerRouter {
         let access = ServerCrypto.signJWT(claims: claims, secret: store.secret)
         let refresh = ServerCrypto.hex(ServerCrypto.randomBytes(32))
         try db.execute(
-            "INSERT INTO refresh_tokens (token, user_id, expires_at, revoked) VALUES (?, ?, ?, 0)",
-            [refresh, userID, issued + configuration.refreshTTL])
+            "INSERT INTO refresh_tokens (token_digest, user_id, expires_at, revoked) VALUES (?, ?, ?, 0)",
+            [refreshDigest(refresh), userID, issued + configuration.refreshTTL])
         return (access, refresh)
     }
 
@@ -74,13 +74,13 @@ extension DevServerRouter {
         let result: (access: String, refresh: String)? = try store.queue.write { db in
             guard
                 let row = try db.fetchOne(
-                    "SELECT user_id, expires_at, revoked FROM refresh_tokens WHERE token = ?",
-                    [token]),
+                    "SELECT user_id, expires_at, revoked FROM refresh_tokens WHERE token_digest = ?",
+                    [refreshDigest(token)]),
                 let userID: Int64 = row["user_id"], let expires: Double = row["expires_at"],
                 let revoked: Int64 = row["revoked"], revoked == 0, expires > now.timeIntervalSince1970,
                 reference.user(userID) != nil
             else { return nil }
-            try db.execute("UPDATE refresh_tokens SET revoked = 1 WHERE token = ?", [token])
+            try db.execute("UPDATE refresh_tokens SET revoked = 1 WHERE token_digest = ?", [refreshDigest(token)])
             return try issueTokens(db, userID: userID)
         }
         guard let result else { throw refuse(401, "The refresh token has expired or was revoked; sign in again.") }
@@ -96,7 +96,7 @@ extension DevServerRouter {
             let body = try context.body()
             if let token = try Fields.string(body, "refresh_token") {
                 try store.queue.write { db in
-                    try db.execute("UPDATE refresh_tokens SET revoked = 1 WHERE token = ?", [token])
+                    try db.execute("UPDATE refresh_tokens SET revoked = 1 WHERE token_digest = ?", [refreshDigest(token)])
                 }
             }
         }
@@ -113,5 +113,13 @@ extension DevServerRouter {
             index = next
         }
         return Data(bytes)
+    }
+}
+
+extension DevServerRouter {
+    /// The stored form of a refresh token: HMAC-SHA256 under the server secret, hex. The token itself is
+    /// never written to the store.
+    func refreshDigest(_ token: String) -> String {
+        ServerCrypto.hex(ServerCrypto.hmacSHA256(key: store.secret, message: Data(token.utf8)))
     }
 }

@@ -93,6 +93,11 @@ final class ServerStore: Sendable {
                                                  expires_at REAL NOT NULL, revoked INTEGER NOT NULL DEFAULT 0)
                     """)
             }
+            // Refresh tokens are kept only as keyed digests: a copy of the store cannot be replayed.
+            migrator.registerMigration(namespace: "devserver", "v2-refresh-token-digests") { db in
+                try db.execute("DELETE FROM refresh_tokens")
+                try db.execute("ALTER TABLE refresh_tokens RENAME COLUMN token TO token_digest")
+            }
             _ = try migrator.migrate(queue)
         } catch let error as DevServerError {
             throw error
