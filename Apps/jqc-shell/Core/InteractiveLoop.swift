@@ -17,7 +17,7 @@ struct InteractiveLoop {
         let output = context.output
         output.out(await Banner.text(context: context))
         let editor = LineEditor(historyFile: context.dataDirectory.file("history"), registry: context.registry)
-        let interrupts = InterruptWatcher()
+        InterruptCounter.install()
         while !context.quitRequested.isSet {
             guard let line = await editor.readLine(prompt: "jqc> ") else {
                 output.out("")
@@ -27,39 +27,49 @@ struct InteractiveLoop {
             guard !trimmed.isEmpty else { continue }
             editor.addToHistory(trimmed)
             let task = Task { await runner.run(line: trimmed) }
-            interrupts.onInterrupt { task.cancel() }
+            let watcher = InterruptCounter.cancelOnInterrupt(task)
             _ = await task.value
-            interrupts.onInterrupt(nil)
+            watcher.cancel()
         }
         editor.close()
         return 0
     }
 }
 
-/// Turns SIGINT into a callback while a command runs (Ctrl-C cancels it instead of killing the shell).
-final class InterruptWatcher: @unchecked Sendable {  // because: `source` is set once in init and never mutated.
-    private final class Box: Sendable { let action = Mutex<(@Sendable () -> Void)?>(nil) }
-    private let handler = Box()
-    private let source: any DispatchSourceSignal
+/// Ctrl-C while a command runs cancels it instead of killing the shell. A `sigaction` handler (process-wide,
+/// so whichever thread takes the signal) counts interrupts in an atomic; a watcher polls the count while a
+/// command runs. (libdispatch's signal sources use signalfd on Linux, which needs SIGINT blocked in every
+/// thread; an ignored signal never reaches them.)
+enum InterruptCounter {
+    /// SIGINTs received since start.
+    static let count = Atomic<Int>(0)
 
-    init() {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        let handler = self.handler
-        source.setEventHandler {
-            let current = handler.action.withLock { $0 }
-            current?()
-        }
-        source.resume()
+    /// Installs the counting handler (replacing the default, which would end the process).
+    static func install() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in InterruptCounter.count.add(1, ordering: .relaxed) }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        sigaction(SIGINT, &action, nil)
     }
 
-    /// Sets (or clears) what Ctrl-C does.
-    func onInterrupt(_ action: (@Sendable () -> Void)?) {
-        handler.action.withLock { $0 = action }
+    /// Cancels `task` when an interrupt arrives after this call, until the task ends.
+    static func cancelOnInterrupt(_ task: Task<Bool, Never>) -> Task<Void, Never> {
+        let baseline = count.load(ordering: .relaxed)
+        return Task {
+            while !Task.isCancelled {
+                if count.load(ordering: .relaxed) != baseline {
+                    task.cancel()
+                    return
+                }
+                try? await Task.sleep(nanoseconds: 50_000_000)
+            }
+        }
     }
 }
 
 import Synchronization
+
 
 /// A libedit line editor (CEdit's typed wrappers; callbacks are static functions, STYLE.md pitfalls).
 final class LineEditor: @unchecked Sendable {  // because: used only by the interactive loop, one call at a time.
