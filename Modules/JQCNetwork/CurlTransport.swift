@@ -311,7 +311,7 @@ public final class CurlTransport: HTTPTransport {
 }
 
 /// One easy handle; it keeps its connections alive between transfers.
-final class EasyHandle: @unchecked Sendable {  // because: used by one transfer at a time, handed over through the pool's Mutex.
+final class EasyHandle: @unchecked Sendable {  // because: one transfer at a time, handed over by the pool Mutex.
     let pointer: UnsafeMutableRawPointer
     private var closed = false
 
@@ -330,7 +330,7 @@ final class EasyHandle: @unchecked Sendable {  // because: used by one transfer 
 }
 
 /// The state of one transfer shared with libcurl's callbacks.
-final class Transfer: @unchecked Sendable {  // because: body, headers and lastReportedUpload are touched only by the thread running curl_easy_perform and read after it returns; the cancel flag is atomic.
+final class Transfer: @unchecked Sendable {  // because: only the perform thread mutates it; the flag is atomic.
     var body = Data()
     var headers: [(String, String)] = []
     var lastReportedUpload: curl_off_t = -1

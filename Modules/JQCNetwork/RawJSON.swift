@@ -44,7 +44,9 @@ public struct RawJSON: Sendable, Hashable, Decodable, CustomStringConvertible {
                     current = exact
                 } else {
                     let wanted = key.stringValue.lowercased()
-                    let matches = members.keys.filter { $0.replacingOccurrences(of: "_", with: "").lowercased() == wanted }
+                    let matches = members.keys.filter {
+                        $0.replacingOccurrences(of: "_", with: "").lowercased() == wanted
+                    }
                     guard matches.count == 1 else { return nil }
                     current = members[matches[0]]!
                 }

@@ -36,7 +36,9 @@ struct APIClientRequestTests {
         ])
         try harness.signIn()
         let facilities = try await harness.client().get([Facility].self, path: "/api/v1/facilities")
-        #expect(facilities == [Facility(id: 3, name: "North Tower", projectId: 12, projectName: "Acme", isActive: true)])
+        #expect(facilities == [
+            Facility(id: 3, name: "North Tower", projectId: 12, projectName: "Acme", isActive: true),
+        ])
     }
 
     struct Inspection: Decodable {
@@ -93,7 +95,8 @@ struct APIClientRequestTests {
     func shapeMismatch() async throws {
         let harness = Harness([.ok([["id": 3]])])
         try harness.signIn()
-        let error = await thrownError { _ = try await harness.client().get([Facility].self, path: "/api/v1/facilities") }
+        let client = harness.client()
+        let error = await thrownError { _ = try await client.get([Facility].self, path: "/api/v1/facilities") }
         #expect(error as? APIError == .undecodable("the member 'name' is missing in '0'"))
     }
 
@@ -203,7 +206,8 @@ struct APIClientErrorTests {
         #expect(APIError.connectionFailed("x").isTransient && !APIError.connectionFailed("x").countsAsServerAnswer)
         #expect(APIError.server(status: 500, message: "x").isTransient)
         #expect(APIError.server(status: 500, message: "x").countsAsServerAnswer)
-        #expect(APIError.rateLimited(retryAfter: 3).isTransient && APIError.rateLimited(retryAfter: 3).countsAsServerAnswer)
+        let busy = APIError.rateLimited(retryAfter: 3)
+        #expect(busy.isTransient && busy.countsAsServerAnswer)
         #expect(!APIError.rejected(status: 422, message: "x").isTransient)
         #expect(!APIError.updateRequired.isTransient && !APIError.signedOut.isTransient)
         #expect(APIError.rateLimited(retryAfter: 7).message == "The server is busy. Try again in 7 seconds.")

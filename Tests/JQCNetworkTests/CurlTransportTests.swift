@@ -154,7 +154,8 @@ struct CurlTransportTests {
         #expect(received.headers["expect"] == nil)
         #expect(received.headers["content-type"]?.hasPrefix("multipart/form-data; boundary=") == true)
         #expect(received.body.range(of: Data("name=\"entity_type\"\r\n\r\nissue\r\n".utf8)) != nil)
-        #expect(received.body.range(of: Data("name=\"file\"; filename=\"photo.jpg\"\r\nContent-Type: image/jpeg".utf8)) != nil)
+        let fileHeader = "name=\"file\"; filename=\"photo.jpg\"\r\nContent-Type: image/jpeg"
+        #expect(received.body.range(of: Data(fileHeader.utf8)) != nil)
         #expect(received.body.range(of: bytes) != nil)
         let total = Int64(received.body.count)
         let reports = progress.values

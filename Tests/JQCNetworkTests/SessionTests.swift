@@ -138,7 +138,7 @@ struct SessionLifecycleTests {
     @Test("login stores the credentials in a 0600 file and no token appears in logs or other files")
     func loginStoresCredentialsSecretly() async throws {
         let harness = Harness([SessionLifecycleTests.loginReply, .error(401, "Token expired."),
-                               refreshed("b2", refresh: "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"),
+                               refreshed("b2", refresh: String(repeating: "fedcba9876543210", count: 4)),
                                .ok([])])
         let client = harness.client()
         let user = try await client.login(username: "alice", password: "s3cret-pw")
@@ -156,9 +156,10 @@ struct SessionLifecycleTests {
         #expect((mode as? NSNumber)?.intValue == 0o600)
         let stored = try #require(FileTokenStore(url: harness.credentialsURL).load())
         #expect(stored.user == Harness.alice)
-        let secrets = [Harness.jwt("a1", expiresAt: Harness.serverNow + 900), Harness.jwt("b2", expiresAt: Harness.serverNow + 900),
-                       "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-                       "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210", "s3cret-pw"]
+        let secrets = [Harness.jwt("a1", expiresAt: Harness.serverNow + 900),
+                       Harness.jwt("b2", expiresAt: Harness.serverNow + 900),
+                       String(repeating: "0123456789abcdef", count: 4), String(repeating: "fedcba9876543210", count: 4),
+                       "s3cret-pw"]
         #expect(stored.accessToken == secrets[1])
         let logText = harness.logSink.lines.joined(separator: "\n")
         #expect(!harness.logSink.lines.isEmpty)
