@@ -78,6 +78,7 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The value as a sentence for logs and people (never a token).
     public var description: String { message }
 
     /// Whether the same request may succeed later unchanged: offline, timeout, connection failures,

@@ -72,6 +72,7 @@ public final class CurlTransport: HTTPTransport {
     /// The number of idle handles kept for reuse (tests).
     public var idleHandleCount: Int { idle.withLock { $0.count } }
 
+    /// Sends `request`; see ``HTTPTransport/send(_:progress:)``. - Throws: ``TransportError``.
     public func send(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws
         -> HTTPResponse
     {
@@ -241,6 +242,13 @@ public final class CurlTransport: HTTPTransport {
         if let headerList { _ = jqc_curl_easy_setopt_slist(curl, CURLOPT_HTTPHEADER, headerList) }
 
         let code = curl_easy_perform(curl)
+        var receivedStatus = 0
+        _ = jqc_curl_easy_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &receivedStatus)
+        if code == CURLE_PARTIAL_FILE && receivedStatus > 0 && !transfer.isCancelled {
+            // The reply was cut short: hand over what arrived so the caller classifies it as unreadable.
+            return .success(HTTPResponse(status: receivedStatus, headers: HTTPHeaders(transfer.headers),
+                                         body: transfer.body))
+        }
         if code == CURLE_OK {
             var status = 0
             _ = jqc_curl_easy_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)

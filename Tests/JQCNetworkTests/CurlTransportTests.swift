@@ -183,6 +183,19 @@ struct CurlTransportTests {
         #expect(server.requests.first?.headers["x-jqc-api-version"] == "1")
     }
 
+    @Test("a reply cut short before its announced length is an unreadable reply, not a crash")
+    func truncatedReply() async throws {
+        let server = try LoopbackServer { _ in
+            .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 200\r\n\r\n{\"ok\":true,\"data\":{\"id\":4".utf8))
+        }
+        defer { server.stop() }
+        let client = APIClient(config: ServerConfig(store: InMemorySelectionStore(server.url("/").absoluteString)),
+                               transport: transport, tokens: InMemoryTokenStore(),
+                               refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "1.0"))
+        let error = await thrownError { _ = try await client.health() }
+        #expect(error as? APIError == .undecodable("the reply was cut short"))
+    }
+
     @Test("the API client learns the server's clock from the Date header over real HTTP")
     func dateHeaderOverHTTP() async throws {
         let server = try LoopbackServer { _ in

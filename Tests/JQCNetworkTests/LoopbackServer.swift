@@ -25,6 +25,8 @@ final class LoopbackServer: Sendable {
                    close: Bool = false)
         /// Close the connection without answering.
         case drop
+        /// Write these bytes as they are, then close the connection.
+        case raw(Data)
 
         static func text(_ status: Int, _ body: String, headers: [(String, String)] = [], delay: Double = 0)
             -> Action
@@ -148,6 +150,9 @@ final class LoopbackServer: Sendable {
             for waiter in waiters { waiter.resume() }
             switch action {
             case .drop:
+                return
+            case .raw(let bytes):
+                _ = write(socket, bytes)
                 return
             case .reply(let status, let headers, let body, let delay, let closeAfter):
                 if delay > 0 {
