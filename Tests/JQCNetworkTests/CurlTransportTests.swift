@@ -70,6 +70,18 @@ struct CurlTransportTests {
         #expect(server.requests.map(\.connection) == [1, 1, 2])
     }
 
+    @Test("a GET whose reused connection is reset by the server is sent again once and succeeds")
+    func resetKeepAliveRetried() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/second" && request.connection == 1 ? .reset : .text(200, "fine")
+        }
+        defer { server.stop() }
+        _ = try await transport.send(HTTPRequest(method: .get, url: server.url("/first")))
+        let reply = try await transport.send(HTTPRequest(method: .get, url: server.url("/second")))
+        #expect(String(decoding: reply.body, as: UTF8.self) == "fine")
+        #expect(server.requests.map(\.connection) == [1, 1, 2])
+    }
+
     @Test("a POST whose connection drops is never sent a second time")
     func postNotResent() async throws {
         let server = try LoopbackServer { request in request.method == "POST" ? .drop : .text(200, "{}") }

@@ -27,6 +27,8 @@ final class LoopbackServer: Sendable {
         case drop
         /// Write these bytes as they are, then close the connection.
         case raw(Data)
+        /// Abort the connection with a TCP reset, without answering.
+        case reset
 
         static func text(_ status: Int, _ body: String, headers: [(String, String)] = [], delay: Double = 0)
             -> Action
@@ -150,6 +152,10 @@ final class LoopbackServer: Sendable {
             for waiter in waiters { waiter.resume() }
             switch action {
             case .drop:
+                return
+            case .reset:
+                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
                 return
             case .raw(let bytes):
                 _ = write(socket, bytes)
