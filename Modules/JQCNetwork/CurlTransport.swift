@@ -8,9 +8,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// The live ``HTTPTransport``: libcurl, one blocking `curl_easy_perform` per request on a dispatch
-/// worker, with a small pool of reusable easy handles so connections are kept alive between requests
-/// (issue 4; SPEC.md §3).
+/// The live ``HTTPTransport``: libcurl, one blocking `curl_easy_perform` per request on the serial queue
+/// of its easy handle (never the shared pool), with a small pool of reusable handles so connections are
+/// kept alive between requests (issue 4; SPEC.md §3).
 ///
 /// - Start-up: `curl_global_init` runs once per process and `SIGPIPE` is ignored process-wide before
 ///   the first handle exists (`CURLOPT_NOSIGNAL` is set on every handle).
@@ -113,7 +113,7 @@ public final class CurlTransport: HTTPTransport {
         let started = ContinuousClock.now
         let result: Result<HTTPResponse, Failure> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global(qos: .userInitiated).async { [configuration] in
+                handle.queue.async { [configuration] in
                     let outcome = CurlTransport.perform(request, on: handle, transfer: transfer,
                                                         configuration: configuration, fresh: fresh)
                     continuation.resume(returning: outcome)
@@ -321,6 +321,10 @@ public final class CurlTransport: HTTPTransport {
 /// One easy handle; it keeps its connections alive between transfers.
 final class EasyHandle: @unchecked Sendable {  // because: one transfer at a time, handed over by the pool Mutex.
     let pointer: UnsafeMutableRawPointer
+    /// The handle's own serial queue. A serial queue gets a thread of its own whenever it has work
+    /// (it targets libdispatch's overcommit pool), so blocking transfers never starve the shared global
+    /// pool, which grows only slowly when its threads block.
+    let queue = DispatchQueue(label: "jqc.network.curl")
     private var closed = false
 
     init() {

@@ -243,3 +243,63 @@ struct CurlTransportTests {
         }
     }
 }
+
+@Suite("API client over libcurl and loopback HTTP")
+struct APIClientOverHTTPTests {
+    /// Holds server threads until `count` of them have arrived (bounded, so a bug fails instead of hanging).
+    final class ThreadBarrier: Sendable {
+        private let condition = NSCondition()
+        private let arrived = Mutex(0)
+        private let count: Int
+        init(count: Int) { self.count = count }
+        func arrive() {
+            condition.lock()
+            let now = arrived.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            if now >= count {
+                condition.broadcast()
+            } else {
+                let deadline = Date().addingTimeInterval(10)
+                while arrived.withLock({ $0 }) < count && condition.wait(until: deadline) {}
+            }
+            condition.unlock()
+        }
+    }
+
+    @Test("twenty concurrent requests over real HTTP refused with 401 cause exactly one refresh call")
+    func singleFlightOverHTTP() async throws {
+        let barrier = ThreadBarrier(count: 20)
+        let newToken = Harness.jwt("new", expiresAt: Harness.serverNow + 900)
+        let server = try LoopbackServer { request in
+            if request.path == "/api/v1/auth/refresh" {
+                let tokens = #"{"access_token":"\#(newToken)","refresh_token":"r2"}"#
+                return .text(200, #"{"ok":true,"data":\#(tokens),"error":null}"#)
+            }
+            if request.headers["authorization"] == "Bearer \(newToken)" {
+                return .text(200, #"{"ok":true,"data":[],"error":null}"#)
+            }
+            barrier.arrive()
+            return .text(401, #"{"ok":false,"data":null,"error":"Token expired."}"#)
+        }
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        let tokens = FileTokenStore(url: directory.path("credentials"))
+        try tokens.save(Credentials(accessToken: Harness.jwt("old", expiresAt: Harness.serverNow + 900),
+                                    refreshToken: "r1", user: Harness.alice))
+        let client = APIClient(config: ServerConfig(store: InMemorySelectionStore(server.url("/").absoluteString)),
+                               transport: CurlTransport(), tokens: tokens, refusals: InMemoryUpdateRefusalMemory(),
+                               identity: ClientIdentity(version: "1.0"))
+        let results = try await withThrowingTaskGroup(of: JSONValue.self) { group in
+            for _ in 0..<20 { group.addTask { try await client.getJSON("/api/v1/issues") } }
+            return try await group.reduce(into: [JSONValue]()) { $0.append($1) }
+        }
+        #expect(results.count == 20)
+        #expect(server.requests.filter { $0.path == "/api/v1/auth/refresh" }.count == 1)
+        #expect(server.requests.filter { $0.path == "/api/v1/issues" }.count == 40)
+        #expect(tokens.load()?.refreshToken == "r2")
+    }
+}
+
+import Synchronization
