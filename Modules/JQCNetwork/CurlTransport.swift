@@ -192,7 +192,8 @@ public final class CurlTransport: HTTPTransport {
         case .put, .patch, .delete:
             _ = request.method.rawValue.withCString { jqc_curl_easy_setopt_string(curl, CURLOPT_CUSTOMREQUEST, $0) }
         }
-        switch request.body {
+        let body = (request.method == .get || request.method == .head) ? HTTPBody.none : request.body
+        switch body {
         case .none:
             if request.method == .post || request.method == .put || request.method == .patch {
                 _ = jqc_curl_easy_setopt_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, 0)
@@ -215,8 +216,13 @@ public final class CurlTransport: HTTPTransport {
                 _ = part.name.withCString { curl_mime_name(mimePart, $0) }
                 switch part.content {
                 case .data(let data):
-                    _ = data.withUnsafeBytes { bytes in
-                        curl_mime_data(mimePart, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+                    if data.isEmpty {
+                        _ = "".withCString { curl_mime_data(mimePart, $0, 0) }
+                    } else {
+                        _ = data.withUnsafeBytes { bytes in
+                            let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+                            return curl_mime_data(mimePart, base, bytes.count)
+                        }
                     }
                 case .file(let url):
                     let code = url.path.withCString { curl_mime_filedata(mimePart, $0) }
@@ -236,7 +242,7 @@ public final class CurlTransport: HTTPTransport {
         for field in request.headers {
             headerList = curl_slist_append(headerList, "\(field.name): \(field.value)")
         }
-        if request.body != .none && request.headers["Expect"] == nil {
+        if body != .none && request.headers["Expect"] == nil {
             headerList = curl_slist_append(headerList, "Expect:")
         }
         if let headerList { _ = jqc_curl_easy_setopt_slist(curl, CURLOPT_HTTPHEADER, headerList) }
