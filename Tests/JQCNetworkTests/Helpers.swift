@@ -22,11 +22,11 @@ final class Harness: Sendable {
     var credentialsURL: URL { directory.path("credentials") }
     var refusalURL: URL { directory.path("update-refused") }
 
-    func client(version: String = "1.0.0", tokens: (any TokenStore)? = nil) -> APIClient {
+    func client(version: String = "1.0.0", tokens: (any TokenStore)? = nil, sink: (any LogSink)? = nil) -> APIClient {
         APIClient(config: config, transport: transport, tokens: tokens ?? FileTokenStore(url: credentialsURL),
                   refusals: FileUpdateRefusalMemory(url: refusalURL),
                   identity: ClientIdentity(app: "jqc-shell", version: version), clock: clock,
-                  logger: Logger(label: "test", minimumLevel: .debug, sink: logSink, clock: clock))
+                  logger: Logger(label: "test", minimumLevel: .debug, sink: sink ?? logSink, clock: clock))
     }
 
     /// Stores signed-in credentials whose access token expires `expiresIn` seconds after the server's now.

@@ -51,11 +51,14 @@ struct RefreshTests {
             .error(401, "Refresh token revoked."),
         ])
         try harness.signIn()
+        let outbox = harness.directory.path("outbox.sqlite")
+        try Data("pending work".utf8).write(to: outbox)
         let client = harness.client()
         let error = await thrownError { _ = try await client.getJSON("/api/v1/issues") }
         #expect(error as? APIError == .signedOut)
         #expect(await !client.isSignedIn)
         #expect(FileTokenStore(url: harness.credentialsURL).load() == nil)
+        #expect(try Data(contentsOf: outbox) == Data("pending work".utf8))
         #expect(!FileManager.default.fileExists(atPath: harness.credentialsURL.path))
         let again = await thrownError { _ = try await client.getJSON("/api/v1/issues") }
         #expect(again as? APIError == .signedOut)
@@ -140,7 +143,7 @@ struct SessionLifecycleTests {
         let harness = Harness([SessionLifecycleTests.loginReply, .error(401, "Token expired."),
                                refreshed("b2", refresh: String(repeating: "fedcba9876543210", count: 4)),
                                .ok([])])
-        let client = harness.client()
+        let client = harness.client(sink: FileLogSink(url: harness.directory.path("client.log")))
         let user = try await client.login(username: "alice", password: "s3cret-pw")
         #expect(user == Harness.alice)
         #expect(user.displayName == "Alice Moreau")
@@ -161,12 +164,12 @@ struct SessionLifecycleTests {
                        String(repeating: "0123456789abcdef", count: 4), String(repeating: "fedcba9876543210", count: 4),
                        "s3cret-pw"]
         #expect(stored.accessToken == secrets[1])
-        let logText = harness.logSink.lines.joined(separator: "\n")
-        #expect(!harness.logSink.lines.isEmpty)
+        let logText = try String(contentsOf: harness.directory.path("client.log"), encoding: .utf8)
+        #expect(logText.contains("POST /api/v1/auth/refresh"))
         #expect(!String(describing: stored).contains(stored.accessToken))
         for secret in secrets { #expect(!logText.contains(secret)) }
         let files = try FileManager.default.contentsOfDirectory(atPath: harness.directory.url.path)
-        #expect(files.sorted() == ["credentials", "update-refused"])
+        #expect(files.sorted() == ["client.log", "credentials", "update-refused"])
         for file in files where file != "credentials" {
             let text = try String(contentsOf: harness.directory.path(file), encoding: .utf8)
             for secret in secrets { #expect(!text.contains(secret)) }
