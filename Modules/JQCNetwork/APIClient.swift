@@ -344,6 +344,7 @@ public actor APIClient {
             throw APIError.undecodable("the refresh reply had no tokens")
         }
         guard let held = credentials else { throw APIError.signedOut }  // signed out meanwhile
+        guard held.refreshToken == refreshToken else { return held }  // a new login replaced the session
         let updated = Credentials(accessToken: reply.accessToken, refreshToken: reply.refreshToken, user: held.user)
         store(updated)
         logger.info("the access token was refreshed")

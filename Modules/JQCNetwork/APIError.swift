@@ -49,7 +49,8 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .offline:
-            return "The server could not be reached. Check the network connection; your work is kept and will sync later."
+            return "The server could not be reached. Check the network connection; "
+                + "your work is kept and will sync later."
         case .timeout:
             return "The server took too long to answer. Your work is kept; try again in a moment."
         case .connectionFailed(let reason):
@@ -66,7 +67,8 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .rejected(_, let message):
             return message
         case .updateRequired:
-            return "This version of the app is no longer accepted by the server. Update the app to keep syncing; your work is kept."
+            return "This version of the app is no longer accepted by the server. "
+                + "Update the app to keep syncing; your work is kept."
         case .undecodable(let reason):
             return "The server's reply could not be read (\(reason)). Your work is kept; try again later."
         case .cancelled:
@@ -76,6 +78,7 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The value as a sentence for logs and people (never a token).
     public var description: String { message }
 
     /// Whether the same request may succeed later unchanged: offline, timeout, connection failures,

@@ -53,6 +53,7 @@ public struct Credentials: Sendable, Hashable, Codable {
 extension Credentials: CustomStringConvertible, CustomDebugStringConvertible {
     /// The identity only; tokens never appear in descriptions (issue 4).
     public var description: String { "Credentials(user: \(user.username), tokens: [REDACTED])" }
+    /// Same as `description` (tokens redacted).
     public var debugDescription: String { description }
 }
 
@@ -73,8 +74,11 @@ public final class InMemoryTokenStore: TokenStore {
     private let stored: Mutex<Credentials?>
     /// A store holding `credentials`.
     public init(_ credentials: Credentials? = nil) { stored = Mutex(credentials) }
+    /// The stored credentials, or `nil`; see ``TokenStore/load()``.
     public func load() -> Credentials? { stored.withLock { $0 } }
+    /// Replaces the stored credentials; see ``TokenStore/save(_:)``.
     public func save(_ credentials: Credentials) throws { stored.withLock { $0 = credentials } }
+    /// Forgets what is stored.
     public func clear() throws { stored.withLock { $0 = nil } }
 }
 
@@ -88,6 +92,7 @@ public final class FileTokenStore: TokenStore {
     /// A store at `url` (its directory must exist).
     public init(url: URL) { self.url = url }
 
+    /// The stored credentials, or `nil`; see ``TokenStore/load()``.
     public func load() -> Credentials? {
         guard let data = try? Data(contentsOf: url) else { return nil }
         let decoder = JSONDecoder()

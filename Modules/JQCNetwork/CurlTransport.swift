@@ -8,9 +8,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// The live ``HTTPTransport``: libcurl, one blocking `curl_easy_perform` per request on a dispatch
-/// worker, with a small pool of reusable easy handles so connections are kept alive between requests
-/// (issue 4; SPEC.md §3).
+/// The live ``HTTPTransport``: libcurl, one blocking `curl_easy_perform` per request on the serial queue
+/// of its easy handle (never the shared pool), with a small pool of reusable handles so connections are
+/// kept alive between requests (issue 4; SPEC.md §3).
 ///
 /// - Start-up: `curl_global_init` runs once per process and `SIGPIPE` is ignored process-wide before
 ///   the first handle exists (`CURLOPT_NOSIGNAL` is set on every handle).
@@ -72,6 +72,7 @@ public final class CurlTransport: HTTPTransport {
     /// The number of idle handles kept for reuse (tests).
     public var idleHandleCount: Int { idle.withLock { $0.count } }
 
+    /// Sends `request`; see ``HTTPTransport/send(_:progress:)``. - Throws: ``TransportError``.
     public func send(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws
         -> HTTPResponse
     {
@@ -112,7 +113,7 @@ public final class CurlTransport: HTTPTransport {
         let started = ContinuousClock.now
         let result: Result<HTTPResponse, Failure> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global(qos: .userInitiated).async { [configuration] in
+                handle.queue.async { [configuration] in
                     let outcome = CurlTransport.perform(request, on: handle, transfer: transfer,
                                                         configuration: configuration, fresh: fresh)
                     continuation.resume(returning: outcome)
@@ -191,7 +192,8 @@ public final class CurlTransport: HTTPTransport {
         case .put, .patch, .delete:
             _ = request.method.rawValue.withCString { jqc_curl_easy_setopt_string(curl, CURLOPT_CUSTOMREQUEST, $0) }
         }
-        switch request.body {
+        let body = (request.method == .get || request.method == .head) ? HTTPBody.none : request.body
+        switch body {
         case .none:
             if request.method == .post || request.method == .put || request.method == .patch {
                 _ = jqc_curl_easy_setopt_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, 0)
@@ -214,8 +216,13 @@ public final class CurlTransport: HTTPTransport {
                 _ = part.name.withCString { curl_mime_name(mimePart, $0) }
                 switch part.content {
                 case .data(let data):
-                    _ = data.withUnsafeBytes { bytes in
-                        curl_mime_data(mimePart, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+                    if data.isEmpty {
+                        _ = "".withCString { curl_mime_data(mimePart, $0, 0) }
+                    } else {
+                        _ = data.withUnsafeBytes { bytes in
+                            let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+                            return curl_mime_data(mimePart, base, bytes.count)
+                        }
                     }
                 case .file(let url):
                     let code = url.path.withCString { curl_mime_filedata(mimePart, $0) }
@@ -235,12 +242,19 @@ public final class CurlTransport: HTTPTransport {
         for field in request.headers {
             headerList = curl_slist_append(headerList, "\(field.name): \(field.value)")
         }
-        if request.body != .none && request.headers["Expect"] == nil {
+        if body != .none && request.headers["Expect"] == nil {
             headerList = curl_slist_append(headerList, "Expect:")
         }
         if let headerList { _ = jqc_curl_easy_setopt_slist(curl, CURLOPT_HTTPHEADER, headerList) }
 
         let code = curl_easy_perform(curl)
+        var receivedStatus = 0
+        _ = jqc_curl_easy_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &receivedStatus)
+        if code == CURLE_PARTIAL_FILE && receivedStatus > 0 && !transfer.isCancelled {
+            // The reply was cut short: hand over what arrived so the caller classifies it as unreadable.
+            return .success(HTTPResponse(status: receivedStatus, headers: HTTPHeaders(transfer.headers),
+                                         body: transfer.body))
+        }
         if code == CURLE_OK {
             var status = 0
             _ = jqc_curl_easy_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
@@ -311,8 +325,12 @@ public final class CurlTransport: HTTPTransport {
 }
 
 /// One easy handle; it keeps its connections alive between transfers.
-final class EasyHandle: @unchecked Sendable {  // because: used by one transfer at a time, handed over through the pool's Mutex.
+final class EasyHandle: @unchecked Sendable {  // because: one transfer at a time, handed over by the pool Mutex.
     let pointer: UnsafeMutableRawPointer
+    /// The handle's own serial queue. A serial queue gets a thread of its own whenever it has work
+    /// (it targets libdispatch's overcommit pool), so blocking transfers never starve the shared global
+    /// pool, which grows only slowly when its threads block.
+    let queue = DispatchQueue(label: "jqc.network.curl")
     private var closed = false
 
     init() {
@@ -330,7 +348,7 @@ final class EasyHandle: @unchecked Sendable {  // because: used by one transfer 
 }
 
 /// The state of one transfer shared with libcurl's callbacks.
-final class Transfer: @unchecked Sendable {  // because: body, headers and lastReportedUpload are touched only by the thread running curl_easy_perform and read after it returns; the cancel flag is atomic.
+final class Transfer: @unchecked Sendable {  // because: only the perform thread mutates it; the flag is atomic.
     var body = Data()
     var headers: [(String, String)] = []
     var lastReportedUpload: curl_off_t = -1

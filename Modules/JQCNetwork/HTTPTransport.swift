@@ -34,6 +34,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Any other failure (connection dropped mid-reply, TLS refused, …), with the library's message.
     case other(String)
 
+    /// The value as a sentence for logs and people (never a token).
     public var description: String {
         switch self {
         case .offline(let reason): "The server could not be reached (\(reason))."

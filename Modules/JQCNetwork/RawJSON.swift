@@ -19,6 +19,7 @@ public struct RawJSON: Sendable, Hashable, Decodable, CustomStringConvertible {
     /// The `userInfo` key under which ``APIClient`` passes the parsed reply to the decoder.
     public static let rootKey = CodingUserInfoKey(rawValue: "jqc.rawJSON.root")!
 
+    /// Decodes the value (`Decodable`).
     public init(from decoder: any Decoder) throws {
         if let root = decoder.userInfo[RawJSON.rootKey] as? JSONValue,
            let found = RawJSON.lookup(root, path: decoder.codingPath)
@@ -29,6 +30,7 @@ public struct RawJSON: Sendable, Hashable, Decodable, CustomStringConvertible {
         }
     }
 
+    /// The value as a sentence for logs and people (never a token).
     public var description: String { value.description }
 
     /// The member of `root` at a decoder's coding path, whose keys may have been converted from snake_case.
@@ -44,7 +46,9 @@ public struct RawJSON: Sendable, Hashable, Decodable, CustomStringConvertible {
                     current = exact
                 } else {
                     let wanted = key.stringValue.lowercased()
-                    let matches = members.keys.filter { $0.replacingOccurrences(of: "_", with: "").lowercased() == wanted }
+                    let matches = members.keys.filter {
+                        $0.replacingOccurrences(of: "_", with: "").lowercased() == wanted
+                    }
                     guard matches.count == 1 else { return nil }
                     current = members[matches[0]]!
                 }
@@ -60,6 +64,7 @@ public struct RawJSON: Sendable, Hashable, Decodable, CustomStringConvertible {
 public struct EmptyReply: Sendable, Hashable, Decodable {
     /// An empty reply.
     public init() {}
+    /// Decodes the value (`Decodable`).
     public init(from decoder: any Decoder) throws {}
 }
 

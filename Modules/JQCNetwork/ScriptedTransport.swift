@@ -73,6 +73,7 @@ public final class ScriptedTransport: HTTPTransport {
     /// The requests whose URL path is `path`.
     public func requests(path: String) -> [HTTPRequest] { requests.filter { $0.url.path == path } }
 
+    /// Sends `request`; see ``HTTPTransport/send(_:progress:)``. - Throws: ``TransportError``.
     public func send(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws
         -> HTTPResponse
     {

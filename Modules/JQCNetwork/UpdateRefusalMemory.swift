@@ -20,8 +20,11 @@ public final class InMemoryUpdateRefusalMemory: UpdateRefusalMemory {
     private let refused = Mutex<String?>(nil)
     /// An empty memory.
     public init() {}
+    /// Whether `build` was refused; see ``UpdateRefusalMemory/isRefused(build:)``.
     public func isRefused(build: String) -> Bool { refused.withLock { $0 == build } }
+    /// Records that `build` was refused.
     public func remember(build: String) throws { refused.withLock { $0 = build } }
+    /// Forgets what is stored.
     public func clear() throws { refused.withLock { $0 = nil } }
 }
 
@@ -35,6 +38,7 @@ public final class FileUpdateRefusalMemory: UpdateRefusalMemory {
     /// A memory kept at `url` (its directory must exist).
     public init(url: URL) { self.url = url }
 
+    /// Whether `build` was refused; see ``UpdateRefusalMemory/isRefused(build:)``.
     public func isRefused(build: String) -> Bool {
         let stored = cached.withLock { cached -> String? in
             if let known = cached { return known }
