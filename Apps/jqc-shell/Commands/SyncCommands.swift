@@ -74,6 +74,7 @@ enum SyncCommands {
                 throw ShellError.failed(message)
             }
         }
+        try Task.checkCancellation()
         let progress = Task {
             for await snapshot in await app.sync.snapshots() {
                 if let stage = snapshot.runningStage { context.output.progress("syncing: \(stage)…") }
