@@ -21,10 +21,12 @@ enum CoreCommands {
             return CommandOutput(text, data: ["name": .string(command.name), "usage": .string(command.usage),
                                               "summary": .string(command.summary), "help": .string(command.help)])
         }
-        let width = registry.commands.map { $0.name.count + 1 + $0.usage.count }.max() ?? 0
+        // Synopses up to 30 characters share a line with their summary; longer ones put it on the next line.
+        let column = 30
         let lines = registry.commands.map { command -> String in
             let synopsis = "\(command.name) \(command.usage)".trimmingCharacters(in: .whitespaces)
-            return "  " + synopsis.padding(toLength: min(width, 48), withPad: " ", startingAt: 0) + "  " + command.summary
+            if synopsis.count > column { return "  \(synopsis)\n  " + String(repeating: " ", count: column + 2) + command.summary }
+            return "  " + synopsis.padding(toLength: column, withPad: " ", startingAt: 0) + "  " + command.summary
         }
         return CommandOutput(
             "Commands (help COMMAND for more):\n" + lines.joined(separator: "\n"),
