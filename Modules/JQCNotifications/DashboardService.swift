@@ -44,7 +44,8 @@ public final class DashboardService: Sendable {
                 "The server's dashboard stats were not an object; the last ones fetched are kept.")
         }
         let stats = DashboardStats(raw: reply, fetchedAt: clock.now)
-        try store.saveDashboard(reply, fetchedAt: stats.fetchedAt, shouldApply: { generation.withLock { $0 } == started })
+        try store.saveDashboard(reply, fetchedAt: stats.fetchedAt,
+                                shouldApply: { generation.withLock { $0 } == started })
         return stats
     }
 

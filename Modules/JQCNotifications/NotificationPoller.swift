@@ -32,7 +32,8 @@ public actor NotificationPoller {
     ///   - interval: seconds between polls (default 60).
     ///   - isSignedIn: whether someone is signed in now.
     ///   - poll: the work of one tick.
-    public init(connectivity: ConnectivityMonitor, clock: any Clock, interval: Double = NotificationPoller.defaultInterval,
+    public init(connectivity: ConnectivityMonitor, clock: any Clock,
+                interval: Double = NotificationPoller.defaultInterval,
                 isSignedIn: @escaping @Sendable () async -> Bool, poll: @escaping Poll) {
         self.connectivity = connectivity
         self.clock = clock

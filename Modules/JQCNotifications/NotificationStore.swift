@@ -93,8 +93,8 @@ public struct NotificationStore: Sendable {
                 let exists: Int64? = try db.scalar("SELECT server_id FROM notifications WHERE server_id = ?", [item.id])
                 if exists == nil {
                     try db.execute("""
-                        INSERT INTO notifications (server_id, title, body, link, event_type, created_at, created_instant,
-                                                   read, received_at)
+                        INSERT INTO notifications (server_id, title, body, link, event_type, created_at,
+                                                   created_instant, read, received_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, [item.id, item.title, item.body, item.link, item.eventType, item.createdAt,
                               item.createdInstant, item.read, receivedAt])
