@@ -71,6 +71,7 @@ public final class NotificationRelay: NotificationSink {
         sinks.withLock { $0.append(sink) }
     }
 
+    /// Forwards `notification` to every attached sink, in attachment order.
     public func deliver(_ notification: NotificationItem) {
         for sink in sinks.withLock({ $0 }) { sink.deliver(notification) }
     }
@@ -83,6 +84,7 @@ public final class CollectingNotificationSink: NotificationSink {
     /// An empty collector.
     public init() {}
 
+    /// Keeps `notification`.
     public func deliver(_ notification: NotificationItem) {
         items.withLock { $0.append(notification) }
     }

@@ -26,5 +26,6 @@ public struct NotificationsError: Error, Sendable, Equatable, CustomStringConver
     /// A stable machine code: `notifications.<kind>`.
     public var code: String { "notifications.\(kind.rawValue)" }
 
+    /// The sentence (``message``).
     public var description: String { message }
 }

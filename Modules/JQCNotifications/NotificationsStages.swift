@@ -11,11 +11,20 @@ public struct NotificationsStage: SyncStage {
     /// The stage over `service`.
     public init(service: NotificationService) { self.service = service }
 
+    /// `notifications`.
     public var name: String { "notifications" }
+    /// A pull (its queued mark-read push rides along, first).
     public var direction: SyncDirection { .pull }
+    /// ``StageOrder/notifications``: after scheduled inspections.
     public var order: Int { StageOrder.notifications }
+    /// Always: notifications never block the pipeline.
     public var isBestEffort: Bool { true }
 
+    /// Pushes the queued mark-read, then pulls what is new.
+    /// - Returns: `pushed` ids marked read on the server, `pulled` notifications received, `deferred` ids
+    ///   still queued.
+    /// - Throws: `SyncStopError` (offline, signed out, update required), `APIError`, `NotificationsError` or
+    ///   `DatabaseError`; the engine reports it and goes on (best-effort).
     public func run(_ pass: SyncPass) async throws -> StageReport {
         try await service.run(pass)
     }
@@ -29,9 +38,13 @@ public struct DashboardStage: SyncStage {
     /// The stage over `service`.
     public init(service: DashboardService) { self.service = service }
 
+    /// `dashboard`.
     public var name: String { "dashboard" }
+    /// A pull.
     public var direction: SyncDirection { .pull }
+    /// ``StageOrder/dashboard``: last in the pass (rule 49).
     public var order: Int { StageOrder.dashboard }
+    /// Always (rule 49).
     public var isBestEffort: Bool { true }
 
     /// Fetches and caches the stats.
