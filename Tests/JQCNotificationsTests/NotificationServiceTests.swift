@@ -58,7 +58,7 @@ struct NotificationServiceTests {
         #expect(try feature.notifications.unreadCount() == 3)
     }
 
-    @Test("mark all read is local at once, queued while offline, then pushed with literal snake_case ids first in the next pass")
+    @Test("mark all read is local at once, queued offline, then pushed first in the next pass")
     func markReadQueuedOfflineThenPushed() async throws {
         let feature = try Feature()
         feature.scriptList([
@@ -79,7 +79,8 @@ struct NotificationServiceTests {
         await #expect { try await feature.notifications.run(feature.pass()) } throws: { error in
             (error as? SyncStopError)?.reason == .offline
         }
-        #expect(try feature.notifications.queuedMarkRead() == QueuedMarkRead(ids: [11, 12], attempts: 0, lastAttemptAt: nil))
+        #expect(try feature.notifications.queuedMarkRead() == 
+                QueuedMarkRead(ids: [11, 12], attempts: 0, lastAttemptAt: nil))
 
         let report = try await feature.notifications.run(feature.pass())
         #expect(report.pushed == 2)

@@ -29,8 +29,10 @@ struct Feature {
         store = NotificationStore(queue: queue)
         let user = User(id: 7, username: "alex", role: "inspector", fullName: "Alex Rivera")
         api = APIClient(config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
-                        tokens: InMemoryTokenStore(Credentials(accessToken: "access", refreshToken: "refresh", user: user)),
-                        refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "test"), clock: clock)
+                        tokens: InMemoryTokenStore(Credentials(accessToken: "access", refreshToken: "refresh",
+                                                               user: user)),
+                        refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "test"),
+                        clock: clock)
         let logger = Logger(label: "test", minimumLevel: .debug, sink: log, clock: clock)
         notifications = NotificationService(store: store, api: api, sink: sink, clock: clock, logger: logger)
         dashboard = DashboardService(store: store, api: api, clock: clock, logger: logger)

@@ -7,7 +7,7 @@ private let signIn = "login alex --password inspect-demo; sync"
 
 @Suite("jqc-shell notifications and dashboard (issue 9)")
 struct NotificationCommandsTests {
-    @Test("after login and sync, notifications lists the pulled ones newest first with the JSON keys, and banners go to stderr")
+    @Test("after login and sync, notifications lists the pulled ones newest first; banners go to stderr")
     func listAfterSync() throws {
         let result = try ShellHarness().run(["--json", "-c", "\(signIn); notifications; notifications"])
         #expect(result.status == 0)
@@ -26,11 +26,13 @@ struct NotificationCommandsTests {
         // Listing marks nothing read (rule 50 is the iPad's screen, not this command).
         #expect(result.jsonLines[3]["data"]?["unread"] == 2)
         let banners = result.stderr.split(separator: "\n").filter { $0.hasPrefix("[notification] ") }
-        #expect(banners == ["[notification] Issue #49 assigned to you — Hand dryer not working at Riverside Clinic A",
-                            "[notification] Follow-up requested — Re-check floors after the noon clean (Main Courthouse)"])
+        #expect(banners == [
+            "[notification] Issue #49 assigned to you — Hand dryer not working at Riverside Clinic A",
+            "[notification] Follow-up requested — Re-check floors after the noon clean (Main Courthouse)",
+        ])
     }
 
-    @Test("notifications --mark-read offline marks every unread one read at once and queues the server call for the next sync")
+    @Test("--mark-read offline marks every unread one read at once and queues the server call")
     func markReadOfflineThenSync() throws {
         let harness = ShellHarness()
         let first = try harness.run(["--json", "-c", "\(signIn); offline; notifications --mark-read"])
@@ -63,7 +65,8 @@ struct NotificationCommandsTests {
         #expect(cached["stale"] == true)
         #expect(cached["open_issues"] == fresh["open_issues"])
         #expect(cached["fetched_at"] == fresh["fetched_at"])
-        #expect(result.stderr.contains("showing cached dashboard stats — last refresh failed: The server could not be reached."))
+        #expect(result.stderr.contains(
+            "showing cached dashboard stats — last refresh failed: The server could not be reached."))
     }
 
     @Test("dashboard with nothing cached and no server fails with a sentence")

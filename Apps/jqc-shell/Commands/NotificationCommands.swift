@@ -21,7 +21,9 @@ enum NotificationCommands {
     ) { context, words in
         let usage = "notifications [--mark-read]"
         let arguments = try ParsedArguments(words, switches: ["mark-read"], usage: usage)
-        guard arguments.positionals.isEmpty else { throw ShellError.usage("notifications takes no arguments. Usage: \(usage)") }
+        guard arguments.positionals.isEmpty else {
+            throw ShellError.usage("notifications takes no arguments. Usage: \(usage)")
+        }
         let service = try await context.engine().app.notifications
         var data: [String: JSONValue] = [:]
         var footer: [String] = []
@@ -50,7 +52,9 @@ enum NotificationCommands {
                 let body = item.body.isEmpty ? "" : " — " + item.body
                 return "\(mark)\(item.id)  \(item.createdAt)  \(item.title)\(body)"
             }
-            if items.isEmpty { lines = ["No notifications pulled yet (they arrive with 'sync' and every minute online)."] }
+            if items.isEmpty {
+                lines = ["No notifications pulled yet (they arrive with 'sync' and every minute online)."]
+            }
             lines.append("\(unread) unread.")
             return CommandOutput((lines + footer).joined(separator: "\n"), data: data)
         } catch {
@@ -68,7 +72,8 @@ enum NotificationCommands {
             throw ShellError.failed("No dashboard stats to show: " + (loaded.staleReason ?? "none were fetched yet."))
         }
         if let reason = loaded.staleReason {
-            context.output.err(context.output.yellow("showing cached dashboard stats — last refresh failed: \(reason)"))
+            let note = "showing cached dashboard stats — last refresh failed: \(reason)"
+            context.output.err(context.output.yellow(note))
         }
         var data: [String: JSONValue] = [:]
         for key in DashboardStats.keys { data[key] = stats.raw[key] ?? .null }
