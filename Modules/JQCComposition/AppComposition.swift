@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import JQCNetwork
+import JQCNotifications
 import JQCStorage
 import JQCSync
 
@@ -44,6 +45,12 @@ public final class AppComposition: Sendable {
     public let outboxReporters: [any OutboxReporter]
     /// Every feature's server-pulled-data eraser, run on logout and server switch (rule 42).
     private let serverPulledDataCleaners: [@Sendable () throws -> Void]
+    /// Where new notifications are announced; the app attaches its sink (the shell's banner) before launch.
+    public let notificationSinks: NotificationRelay
+    /// Notifications: pulled list, unread count, mark read (queued), the `since` cursor.
+    public let notifications: NotificationService
+    /// Dashboard stats, cached, best-effort (rule 49).
+    public let dashboard: DashboardService
 
     // Tier 4 — sync engine with its stages in order, connectivity, scheduler
     /// Connectivity: the health probe and the manual switch.
@@ -52,6 +59,8 @@ public final class AppComposition: Sendable {
     public let sync: SyncEngine
     /// Automatic passes (periodic and on reconnect).
     public let scheduler: SyncScheduler
+    /// The 60 s notification poll while online and signed in (seed 001 §8).
+    public let notificationPoller: NotificationPoller
 
     /// Builds the root. Nothing is sent to the server here.
     /// - Throws: `DatabaseError` when the store cannot be opened or migrated (a sentence: damaged file,
@@ -85,9 +94,20 @@ public final class AppComposition: Sendable {
         self.api = api
 
         // Tier 3 — features: stores, services, hooks (each later issue adds its own here).
-        let stages: [any SyncStage] = []
+        var stages: [any SyncStage] = []
+        var cleaners: [@Sendable () throws -> Void] = []
+        let notificationStore = NotificationStore(queue: store)
+        let notificationSinks = NotificationRelay()
+        self.notificationSinks = notificationSinks
+        let notifications = NotificationService(store: notificationStore, api: api, sink: notificationSinks,
+                                                clock: clock, logger: logger)
+        let dashboard = DashboardService(store: notificationStore, api: api, clock: clock, logger: logger)
+        self.notifications = notifications
+        self.dashboard = dashboard
+        stages += [NotificationsStage(service: notifications), DashboardStage(service: dashboard)]
+        cleaners += [notifications.clearServerPulledData, dashboard.clearServerPulledData]
         outboxReporters = []
-        serverPulledDataCleaners = []
+        serverPulledDataCleaners = cleaners
 
         // Tier 4
         connectivity = ConnectivityMonitor(probe: { try await AppComposition.health(api) },
@@ -101,10 +121,14 @@ public final class AppComposition: Sendable {
             clock: clock, classify: SyncFailure.classify, logger: logger.labeled("sync"))
         scheduler = SyncScheduler(engine: sync, connectivity: connectivity, clock: clock,
                                   interval: configuration.syncInterval)
+        notificationPoller = NotificationPoller(connectivity: connectivity, clock: clock,
+                                                isSignedIn: { await api.isSignedIn },
+                                                poll: { await notifications.poll() })
     }
 
     /// Every feature's migrations, in feature order (each namespaced by its feature).
     static func registerMigrations(_ migrator: inout DatabaseMigrator) {
+        NotificationsSchema.register(in: &migrator)
     }
 
     /// Launches the engine in the seed's order (rules 21–22): restore the session (`/auth/me`; offline
@@ -122,6 +146,7 @@ public final class AppComposition: Sendable {
         guard background else { return restored }
         await connectivity.start()
         await scheduler.start()
+        await notificationPoller.start()
         if restored.user != nil, await connectivity.isOnline {
             let sync = self.sync
             Task { _ = try? await sync.sync(explicit: false) }
@@ -131,6 +156,7 @@ public final class AppComposition: Sendable {
 
     /// Stops background work (monitoring, scheduler).
     public func shutdown() async {
+        await notificationPoller.stop()
         await scheduler.stop()
         await connectivity.stop()
     }

@@ -2,5 +2,6 @@
 enum AllCommands {
     static let registry = CommandRegistry(
         CoreCommands.commands + SessionCommands.commands + SyncCommands.commands + OfflineToolCommands.commands
+        + NotificationCommands.commands
     )
 }

@@ -62,6 +62,7 @@ final class ShellEngine: Sendable {
                 + "unsynced local work was kept.")
         }
         try engine.record(identity)
+        app.notificationSinks.attach(NotificationBanner(output: output))  // new notifications: a stderr banner
         await app.launch(background: interactive)
         return engine
     }
