@@ -8,7 +8,7 @@ APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libjpeg-dev libexif-dev libe
                 libssl-dev pkg-config curl libjpeg-turbo-progs
 SWIFT_FLAGS  ?= -j $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: deps build run test test-only lint format bench chaos clean docs
+.PHONY: deps build run test test-only lint lint-imports format bench chaos clean docs
 
 ## deps: install the Debian packages (apt-get update only when something is missing; safe to re-run)
 deps:
@@ -38,12 +38,17 @@ test: deps
 test-only:
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
 
-## lint: swift-format in lint mode, then the architecture linter (once it exists)
+## lint: swift-format in lint mode, then jqc-lint (and, in CI, the explicit-import build)
 lint:
 	$(SWIFT) format lint --configuration .swift-format --recursive Package.swift Modules Apps Tooling Tests
 	@if [ -f Apps/jqc-lint/main.swift ] && [ -f jqc-lint.json ]; then \
 	  $(SWIFT) build $(SWIFT_FLAGS) --product jqc-lint >/dev/null && $(BIN)/jqc-lint --root . ; \
 	fi
+	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory lint-imports; fi
+
+## lint-imports: a build where every import must be reachable through declared target dependencies (run in CI)
+lint-imports:
+	$(SWIFT) build $(SWIFT_FLAGS) --explicit-target-dependency-import-check=error --scratch-path $(BUILD_DIR)/explicit-imports
 
 ## format: rewrite sources with swift-format
 format:

@@ -119,9 +119,9 @@ struct FixtureTests {
         let data = try Data(contentsOf: Fixtures.url("bomb-65500x65500.jpg"))
         let header = try JPEGCodec.readHeader(data)
         #expect(header.width == 65500 && header.height == 65500)
-        let started = ContinuousClock.now
+        // Decoding it would need about 12 GB; a tooLarge refusal (not an out-of-memory failure) shows the
+        // limit was applied from the header alone.
         let error = refusal { () throws(JPEGError) in try JPEGPipeline.recompress(data) }
-        #expect(ContinuousClock.now - started < .seconds(1))
         #expect(error?.code == .tooLarge)
         #expect(
             error?.message == "The photo is 65500 × 65500 px (about 4290 megapixels); photos over 100 megapixels "
