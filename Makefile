@@ -48,7 +48,7 @@ lint:
 
 ## lint-imports: a build where every import must be reachable through declared target dependencies (run in CI)
 lint-imports:
-	$(SWIFT) build $(SWIFT_FLAGS) --explicit-target-dependency-import-check=error --scratch-path $(BUILD_DIR)/explicit-imports
+	$(SWIFT) build $(SWIFT_FLAGS) --explicit-target-dependency-import-check=error --scratch-path .build-explicit
 
 ## format: rewrite sources with swift-format
 format:
@@ -63,7 +63,7 @@ chaos: deps
 	@if [ -x scripts/chaos.sh ]; then scripts/chaos.sh; else echo "make chaos: not built yet (issue 11)"; fi
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) .build-explicit
 
 ## docs: regenerate the tier table in Docs/ARCHITECTURE.md from jqc-lint.json
 docs:
