@@ -36,6 +36,7 @@ public struct FormsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The message, followed by the cause when there is one.
     public var description: String {
         guard let cause else { return message }
-        return "\(message) (\(cause))"
+        let detail = cause.hasSuffix(".") ? cause : cause + "."
+        return "\(message) Detail: \(detail)"
     }
 }

@@ -43,7 +43,8 @@ extension JSONValue {
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw JSONValueError("The text is not valid JSON (\(error.localizedDescription)).")
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw JSONValueError("The text is not valid JSON" + (detail.map { ": " + $0.trimmingCharacters(in: CharacterSet(charactersIn: ".")) } ?? "") + ".")
         }
         return try JSONValue(foundationObject: object)
     }
