@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import JQCNetwork
+import JQCPhotos
 import JQCStorage
 import JQCSync
 
@@ -40,6 +41,8 @@ public final class AppComposition: Sendable {
     public let api: APIClient
 
     // Tier 3 — features (each owns its tables, endpoints and stages)
+    /// Photos: import into `<data-dir>/photos` (0700), the `photos` upload stage, owner hooks (issue 8).
+    public let photos: PhotoService
     /// Every feature's outbox report, for `status`.
     public let outboxReporters: [any OutboxReporter]
     /// Every feature's server-pulled-data eraser, run on logout and server switch (rule 42).
@@ -55,7 +58,7 @@ public final class AppComposition: Sendable {
 
     /// Builds the root. Nothing is sent to the server here.
     /// - Throws: `DatabaseError` when the store cannot be opened or migrated (a sentence: damaged file,
-    ///   newer store, disk full).
+    ///   newer store, disk full). `PhotoError` when `<data-dir>/photos` cannot be created.
     public init(configuration: AppConfiguration) throws {
         // Tier 0
         self.configuration = configuration
@@ -85,8 +88,12 @@ public final class AppComposition: Sendable {
         self.api = api
 
         // Tier 3 — features: stores, services, hooks (each later issue adds its own here).
-        let stages: [any SyncStage] = []
-        outboxReporters = []
+        let photos = try PhotoService(database: store, directory: directory.appendingPathComponent("photos"), api: api,
+                                      clock: clock, logger: logger.labeled("photos"))
+        self.photos = photos
+
+        let stages: [any SyncStage] = [photos.uploadStage]
+        outboxReporters = [photos]
         serverPulledDataCleaners = []
 
         // Tier 4
@@ -105,6 +112,7 @@ public final class AppComposition: Sendable {
 
     /// Every feature's migrations, in feature order (each namespaced by its feature).
     static func registerMigrations(_ migrator: inout DatabaseMigrator) {
+        PhotosSchema.register(in: &migrator)
     }
 
     /// Launches the engine in the seed's order (rules 21–22): restore the session (`/auth/me`; offline
