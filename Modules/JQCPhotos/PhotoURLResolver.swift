@@ -34,9 +34,9 @@ public enum PhotoURLResolver {
 
     private static func absoluteURL(_ text: String) -> URL? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let lower = trimmed.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"),
-            let url = URL(string: trimmed), let host = url.host, !host.isEmpty
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", trimmed.dropFirst(scheme.count).hasPrefix("://"),
+            let host = url.host, !host.isEmpty
         else { return nil }
         return url
     }
