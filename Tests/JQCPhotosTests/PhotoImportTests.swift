@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Photo import")
 struct PhotoImportTests {
-    @Test("a JPEG is re-encoded into photos/<id>.jpg (0600) and recorded pending with its local:// sentinel")
+    @Test("a JPEG is re-encoded at quality 80 into photos/<id>.jpg (0600) and recorded pending with its local:// sentinel")
     func importsGoodJPEG() throws {
         let world = try PhotoTestWorld()
         let photo = try world.importPhoto(.inspection("insp-1", field: "7"))
@@ -23,6 +23,8 @@ struct PhotoImportTests {
         let bytes = try Data(contentsOf: photo.localFile)
         #expect(Array(bytes.prefix(2)) == [0xFF, 0xD8])
         #expect(photo.bytes == bytes.count)
+        // Quality 80 (rule 18): the luminance table is the standard one scaled for 80.
+        #expect(try JPEGCodec.readHeader(bytes).luminanceQuantTable == JPEGCodec.standardLuminanceTable(quality: 80))
         #expect(photo.width == 48)
         #expect(photo.height == 32)
 
