@@ -361,14 +361,22 @@ public final class PhotoService: OutboxReporter, Sendable {
                         listeners: [(PhotoOwnerKind, any PhotoUploadListener)]) throws {
         let uploaded = UploadedPhoto(id: photo.id, owner: photo.owner, serverPath: path, serverURL: url,
                                      localSentinel: photo.sentinel)
-        try database.write { db in
+        let settled = try database.write { db -> Bool in
+            // Re-read: the owner may have been deleted during the upload (its photos with it), or another
+            // process may have settled this photo already; the listeners run at most once per settle.
+            guard let current = try photoStore.photo(id: photo.id, in: db), current.state != .settled else {
+                return false
+            }
             try photoStore.markUploaded(photo.id, path: path, url: url, at: clock.now, in: db)
             for (kind, listener) in listeners where kind == photo.owner.kind {
                 try listener.photoUploaded(uploaded, in: db)
             }
             try photoStore.markSettled(photo.id, in: db)
+            return true
         }
-        logger.info("photo \(photo.id) uploaded as \(path) for \(photo.owner)")
+        logger.info(settled
+            ? "photo \(photo.id) uploaded as \(path) for \(photo.owner)"
+            : "photo \(photo.id) uploaded as \(path) but was deleted or settled meanwhile; owner not notified")
     }
 
     private func record(_ error: any Error, for photo: PendingPhoto, pass: SyncPass, report: inout StageReport) throws {

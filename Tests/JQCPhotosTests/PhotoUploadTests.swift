@@ -204,6 +204,24 @@ struct PhotoOwnerTests {
         #expect(world.transport.requests(path: uploadPath).count == 1)
     }
 
+    @Test("a draft deleted while its photo is uploading is not notified and its photo stays deleted")
+    func ownerDeletedDuringUpload() async throws {
+        let world = try PhotoTestWorld()
+        let listener = RecordingListener()
+        world.service.register(listener, for: .inspection)
+        let photo = try world.importPhoto(.inspection("draft", field: "2"))
+        let service = world.service
+        world.transport.enqueue(.respond { _ in
+            try service.deletePhotos(for: .inspection("draft"))
+            let body: JSONValue = ["ok": true, "data": ["path": "uploads/inspection_photos/late.jpg"], "error": nil]
+            return HTTPResponse(status: 200, body: body.jsonData())
+        })
+        #expect(try await world.service.uploadPending(world.pass()) == StageReport(name: "photos", pushed: 1))
+        #expect(listener.all == [])
+        #expect(try world.service.photo(id: photo.id) == nil)
+        #expect(world.folderContents() == [])
+    }
+
     @Test("files are released only for settled photos of a synced owner; unsettled ones stay")
     func syncedOwnerReleased() async throws {
         let world = try PhotoTestWorld([PhotoTestWorld.uploaded("uploads/issue_photos/one.jpg"),
