@@ -104,6 +104,8 @@ public final class PhotoService: OutboxReporter, Sendable {
     /// Imports a photo: runs JQCJPEG's pipeline (EXIF orientation applied once, reduced to a 4,096 px long
     /// edge, quality 80 — rule 18) into `<data-dir>/photos/<id>.jpg` (0600), then records the pending row
     /// — and, when given, runs `updatingOwner` — in one transaction.
+    /// For an inspection field, the new photo supersedes the field's unsettled photos (an image or signature
+    /// field holds one answer): their rows go in the same transaction and their files after it.
     /// - Parameters:
     ///   - file: the photo to import (judged by its bytes, not its name).
     ///   - owner: `.inspection(localID, field: fieldID)` or `.issue(localID)`.
@@ -133,10 +135,17 @@ public final class PhotoService: OutboxReporter, Sendable {
             createdAt: clock.now, state: .pending, serverPath: nil, serverURL: nil, syncStatus: .pending,
             attempts: 0, lastAttemptAt: nil, error: nil, width: result.width, height: result.height,
             bytes: result.outputBytes)
+        let superseded: [URL]
         do {
-            try database.write { db in
+            superseded = try database.write { db in
+                // An image or signature field holds one answer: a new photo supersedes the field's
+                // unsettled ones (a superseded photo must not block the inspection's submit).
+                let earlier = owner.kind == .inspection
+                    ? try photoStore.photos(for: owner, in: db).filter(\.isUnsettled) : []
+                try photoStore.delete(earlier.map(\.id), in: db)
                 try photoStore.insert(photo, in: db)
                 try updatingOwner?(db, photo)
+                return earlier.map(\.localFile)
             }
         } catch let failure as DatabaseError {
             try? FileManager.default.removeItem(at: output)
@@ -146,6 +155,7 @@ public final class PhotoService: OutboxReporter, Sendable {
             try? FileManager.default.removeItem(at: output)
             throw error
         }
+        removeFiles(superseded)
         logger.info("imported photo \(id) for \(owner): \(result.width)x\(result.height), \(result.outputBytes) bytes")
         return photo
     }

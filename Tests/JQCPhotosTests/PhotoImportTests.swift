@@ -8,7 +8,8 @@ import Testing
 
 @Suite("Photo import")
 struct PhotoImportTests {
-    @Test("a JPEG is re-encoded at quality 80 into photos/<id>.jpg (0600) and recorded pending with its local:// sentinel")
+    @Test(
+        "a JPEG is re-encoded at quality 80 into photos/<id>.jpg (0600) and recorded pending with a local:// sentinel")
     func importsGoodJPEG() throws {
         let world = try PhotoTestWorld()
         let photo = try world.importPhoto(.inspection("insp-1", field: "7"))
@@ -86,7 +87,7 @@ struct PhotoImportTests {
         #expect(world.folderContents() == [])
     }
 
-    @Test("a real EXIF-rotated photo (../shared Portrait_6.jpg, orientation 6) imports upright; skipped without ../shared",
+    @Test("a real EXIF-rotated photo (../shared Portrait_6.jpg, orientation 6) imports upright; skipped without it",
           .enabled(if: PhotoImportTests.fixture("Portrait_6.jpg") != nil, "../shared/fixtures/photos is absent"))
     func fixtureImports() throws {
         let fixture = try #require(PhotoImportTests.fixture("Portrait_6.jpg"))
@@ -144,5 +145,22 @@ struct PhotoImportTests {
         #expect { try world.service.discardPhoto(id: photo.id) } throws: { error in
             (error as? PhotoError)?.code == .notFound
         }
+    }
+}
+
+@Suite("Photo import: replacing a field's photo")
+struct PhotoReplaceTests {
+    @Test("a new photo for an inspection field supersedes that field's unsettled photo, not other fields' or issues'")
+    func newPhotoSupersedes() throws {
+        let world = try PhotoTestWorld()
+        let old = try world.importPhoto(.inspection("insp-1", field: "3"), name: "a.jpg")
+        let otherField = try world.importPhoto(.inspection("insp-1", field: "4"), name: "b.jpg")
+        let issueOne = try world.importPhoto(.issue("issue-1"), name: "c.jpg")
+        let issueTwo = try world.importPhoto(.issue("issue-1"), name: "d.jpg")
+        let new = try world.importPhoto(.inspection("insp-1", field: "3"), name: "e.jpg")
+        #expect(try world.service.photos(for: .inspection("insp-1", field: "3")).map(\.id) == [new.id])
+        #expect(try world.service.photo(id: old.id) == nil)
+        let expected = [otherField, issueOne, issueTwo, new].map { "\($0.id.uuidString).jpg" }.sorted()
+        #expect(world.folderContents() == expected)
     }
 }

@@ -40,8 +40,10 @@ struct PhotoUploadTests {
         let expected = UploadedPhoto(
             id: photo.id, owner: .inspection("insp-1", field: "12"), serverPath: "uploads/inspection_photos/ab12.jpg",
             serverURL: "http://127.0.0.1:9/static/uploads/inspection_photos/ab12.jpg", localSentinel: photo.sentinel)
-        #expect(listener.all == [RecordingListener.Call(photo: expected, insideTransaction: true, rowStateSeen: .uploaded,
-                                                        rowPathSeen: "uploads/inspection_photos/ab12.jpg")])
+        #expect(listener.all == [
+            RecordingListener.Call(photo: expected, insideTransaction: true, rowStateSeen: .uploaded,
+                                   rowPathSeen: "uploads/inspection_photos/ab12.jpg"),
+        ])
         #expect(listener.all.first?.photo.fieldID == "12")
         #expect(issueListener.all == [])
         let stored = try #require(try world.service.photo(id: photo.id))
