@@ -47,6 +47,11 @@ struct PhotosIntegrationTests {
             photos.append(try world.app.photos.importPhoto(from: input, owner: owner, capturedAt: Date()))
         }
         #expect(try world.app.outboxStatus().pending["photos"] == 3)
+        #expect(world.app.photos.directory.path == world.clientDirectory.url.appendingPathComponent("photos").path)
+        let folder = try FileManager.default.attributesOfItem(atPath: world.app.photos.directory.path)
+        #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: world.app.photos.directory.path))
+            == Set(photos.map { "\($0.id.uuidString).jpg" }))
 
         let report = try await world.app.sync.sync(explicit: true)
         #expect(report.stoppedBy == nil)
