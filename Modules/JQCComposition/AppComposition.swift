@@ -2,6 +2,7 @@ import Foundation
 import JQCKit
 import JQCNetwork
 import JQCNotifications
+import JQCPhotos
 import JQCStorage
 import JQCSync
 
@@ -41,6 +42,8 @@ public final class AppComposition: Sendable {
     public let api: APIClient
 
     // Tier 3 — features (each owns its tables, endpoints and stages)
+    /// Photos: import into `<data-dir>/photos` (0700), the `photos` upload stage, owner hooks (issue 8).
+    public let photos: PhotoService
     /// Every feature's outbox report, for `status`.
     public let outboxReporters: [any OutboxReporter]
     /// Every feature's server-pulled-data eraser, run on logout and server switch (rule 42).
@@ -64,7 +67,7 @@ public final class AppComposition: Sendable {
 
     /// Builds the root. Nothing is sent to the server here.
     /// - Throws: `DatabaseError` when the store cannot be opened or migrated (a sentence: damaged file,
-    ///   newer store, disk full).
+    ///   newer store, disk full). `PhotoError` when `<data-dir>/photos` cannot be created.
     public init(configuration: AppConfiguration) throws {
         // Tier 0
         self.configuration = configuration
@@ -96,6 +99,16 @@ public final class AppComposition: Sendable {
         // Tier 3 — features: stores, services, hooks (each later issue adds its own here).
         var stages: [any SyncStage] = []
         var cleaners: [@Sendable () throws -> Void] = []
+        var reporters: [any OutboxReporter] = []
+
+        // Photos: imported JPEGs and their upload stage (owners are told through PhotoUploadListener).
+        let photos = try PhotoService(database: store, directory: directory.appendingPathComponent("photos"), api: api,
+                                      clock: clock, logger: logger.labeled("photos"))
+        self.photos = photos
+        stages.append(photos.uploadStage)
+        reporters.append(photos)
+
+        // Notifications and dashboard stats (best-effort pulls; the poller is started at launch).
         let notificationStore = NotificationStore(queue: store)
         let notificationSinks = NotificationRelay()
         self.notificationSinks = notificationSinks
@@ -106,7 +119,7 @@ public final class AppComposition: Sendable {
         self.dashboard = dashboard
         stages += [NotificationsStage(service: notifications), DashboardStage(service: dashboard)]
         cleaners += [notifications.clearServerPulledData, dashboard.clearServerPulledData]
-        outboxReporters = []
+        outboxReporters = reporters
         serverPulledDataCleaners = cleaners
 
         // Tier 4
@@ -128,6 +141,7 @@ public final class AppComposition: Sendable {
 
     /// Every feature's migrations, in feature order (each namespaced by its feature).
     static func registerMigrations(_ migrator: inout DatabaseMigrator) {
+        PhotosSchema.register(in: &migrator)
         NotificationsSchema.register(in: &migrator)
     }
 

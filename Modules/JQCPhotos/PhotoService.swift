@@ -1,0 +1,501 @@
+import Foundation
+import JQCJPEG
+import JQCKit
+import JQCNetwork
+import JQCStorage
+import JQCSync
+import Synchronization
+
+/// Bytes sent so far for one photo upload (SPEC.md §5: long work shows progress).
+public struct PhotoUploadProgress: Sendable, Equatable {
+    /// The photo being uploaded.
+    public var photoID: UUID
+    /// Bytes sent so far.
+    public var bytesSent: Int64
+    /// Bytes to send in all (the whole multipart body), or 0 when unknown.
+    public var bytesTotal: Int64
+
+    /// A progress value.
+    public init(photoID: UUID, bytesSent: Int64, bytesTotal: Int64) {
+        self.photoID = photoID
+        self.bytesSent = bytesSent
+        self.bytesTotal = bytesTotal
+    }
+}
+
+/// The photos feature (seed 001 §13, §14, §17; issue 8): imports photos into `<data-dir>/photos`, keeps
+/// their outbox rows (`pending_photos`), uploads them in the `photos` stage, tells the owners through
+/// ``PhotoUploadListener``s, and removes files once the owner no longer needs them.
+///
+/// Who calls what:
+/// - the shell's `photo`/`flag`/`issue new` (through JQCInspections/JQCIssues):
+///   ``importPhoto(from:owner:capturedAt:updatingOwner:)``,
+///   which returns the photo whose ``PendingPhoto/sentinel`` goes into the form answer;
+/// - JQCInspections: ``hasUnsettledPhotos(ownerKind:ownerLocalID:in:)`` before submitting (rule 12),
+///   ``deletePhotos(for:in:)`` when a draft is deleted, ``releaseFiles(for:)`` after a successful push;
+/// - JQCIssues: the same, with ``photos(for:)`` for the local photo section (rule 34);
+/// - the composition root: the two `register(_:for:)` methods (listeners, owner status providers),
+///   ``uploadStage``, and the service itself as an `OutboxReporter`.
+public final class PhotoService: OutboxReporter, Sendable {
+    /// The photos folder, `<data-dir>/photos` (0700).
+    public let directory: URL
+    /// The SQL of this feature, resolving files against ``directory``.
+    public let photoStore: PhotoStore
+    private let database: DatabaseQueue
+    private let api: APIClient
+    private let importer: PhotoImporter
+    private let clock: any Clock
+    private let logger: Logger
+    private let hooks = Mutex(Hooks())
+    /// Files older than this (seconds) with no row are removed by the stage's sweep.
+    static let orphanAge: Double = 3_600
+
+    private struct Hooks {
+        var listeners: [(PhotoOwnerKind, any PhotoUploadListener)] = []
+        var providers: [PhotoOwnerKind: any PhotoOwnerStatusProvider] = [:]
+        var progress: (@Sendable (PhotoUploadProgress) -> Void)?
+    }
+
+    /// The service over a migrated store (``PhotosSchema`` registered). Creates `directory` (0700).
+    /// - Parameters:
+    ///   - database: the app's store.
+    ///   - directory: `<data-dir>/photos`, passed by the composition root (never derived from server data).
+    ///   - api: the API client used for uploads.
+    ///   - importer: the JPEG pipeline (quality 80, rule 18).
+    ///   - clock: the clock for `last_attempt_at`, `created_at` and the orphan sweep.
+    ///   - logger: the feature's logger.
+    /// - Throws: ``PhotoError`` `.fileSystem` when the folder cannot be created.
+    public init(database: DatabaseQueue, directory: URL, api: APIClient, importer: PhotoImporter = PhotoImporter(),
+                clock: any Clock, logger: Logger = .disabled) throws {
+        self.database = database
+        self.directory = directory
+        self.photoStore = PhotoStore(directory: directory)
+        self.api = api
+        self.importer = importer
+        self.clock = clock
+        self.logger = logger
+        try Self.ensureDirectory(directory)
+    }
+
+    // MARK: - Hooks
+
+    /// Registers a listener told about every uploaded photo of `kind`, inside the upload's transaction.
+    /// Called by the composition root (JQCInspections for `.inspection`, JQCIssues for `.issue`).
+    public func register(_ listener: any PhotoUploadListener, for kind: PhotoOwnerKind) {
+        hooks.withLock { $0.listeners.append((kind, listener)) }
+    }
+
+    /// Registers the provider that says whether owners of `kind` are missing, unsynced or synced (replaces
+    /// an earlier one for that kind).
+    public func register(_ provider: any PhotoOwnerStatusProvider, for kind: PhotoOwnerKind) {
+        hooks.withLock { $0.providers[kind] = provider }
+    }
+
+    /// Sets (or clears, with `nil`) the observer of upload progress; called on a transport thread.
+    public func setUploadProgressObserver(_ observer: (@Sendable (PhotoUploadProgress) -> Void)?) {
+        hooks.withLock { $0.progress = observer }
+    }
+
+    /// The `photos` push stage (``StageOrder/photos``, before inspections: rule 12).
+    public var uploadStage: PhotoUploadStage { PhotoUploadStage(service: self) }
+
+    // MARK: - Import
+
+    /// Imports a photo: runs JQCJPEG's pipeline (EXIF orientation applied once, reduced to a 4,096 px long
+    /// edge, quality 80 — rule 18) into `<data-dir>/photos/<id>.jpg` (0600), then records the pending row
+    /// — and, when given, runs `updatingOwner` — in one transaction.
+    /// For an inspection field, the new photo supersedes the field's unsettled photos (an image or signature
+    /// field holds one answer): their rows go in the same transaction and their files after it.
+    /// - Parameters:
+    ///   - file: the photo to import (judged by its bytes, not its name).
+    ///   - owner: `.inspection(localID, field: fieldID)` or `.issue(localID)`.
+    ///   - capturedAt: when it was taken (sent as `captured_at`).
+    ///   - updatingOwner: work for the owner in the same transaction (e.g. writing ``PendingPhoto/sentinel``
+    ///     into the form answer); when it throws nothing is kept and its error is rethrown.
+    /// - Returns: the pending photo; its ``PendingPhoto/sentinel`` (`local://photos/<id>.jpg`) is the form
+    ///   answer until upload (seed 001 §17).
+    /// - Throws: ``PhotoError`` `.refused` (with the pipeline's sentence; nothing written), `.invalidOwner`,
+    ///   `.fileSystem`, `.storage`; or `updatingOwner`'s error. No file or row is left behind on any error.
+    @discardableResult
+    public func importPhoto(from file: URL, owner: PhotoOwner, capturedAt: Date,
+                            updatingOwner: ((Database, PendingPhoto) throws -> Void)? = nil) throws -> PendingPhoto {
+        try Self.validate(owner)
+        try Self.ensureDirectory(directory)
+        let id = UUID()
+        let output = PhotoStore.fileURL(for: id, in: directory)
+        let result: JPEGImportResult
+        do {
+            result = try importer.recompress(input: file, output: output)
+        } catch {
+            throw PhotoError(.refused, error.message, cause: error.code.rawValue)
+        }
+        chmod(output.path, 0o600)
+        let photo = PendingPhoto(
+            id: id, owner: owner, localFile: output, entityType: owner.kind.rawValue, capturedAt: capturedAt,
+            createdAt: clock.now, state: .pending, serverPath: nil, serverURL: nil, syncStatus: .pending,
+            attempts: 0, lastAttemptAt: nil, error: nil, width: result.width, height: result.height,
+            bytes: result.outputBytes)
+        let superseded: [URL]
+        do {
+            superseded = try database.write { db in
+                // An image or signature field holds one answer: a new photo supersedes the field's
+                // unsettled ones (a superseded photo must not block the inspection's submit).
+                let earlier = owner.kind == .inspection
+                    ? try photoStore.photos(for: owner, in: db).filter(\.isUnsettled) : []
+                try photoStore.delete(earlier.map(\.id), in: db)
+                try photoStore.insert(photo, in: db)
+                try updatingOwner?(db, photo)
+                return earlier.map(\.localFile)
+            }
+        } catch let failure as DatabaseError {
+            try? FileManager.default.removeItem(at: output)
+            throw PhotoError(.storage, "The photo could not be recorded: \(failure.description)",
+                             cause: failure.description)
+        } catch {
+            try? FileManager.default.removeItem(at: output)
+            throw error
+        }
+        removeFiles(superseded)
+        logger.info("imported photo \(id) for \(owner): \(result.width)x\(result.height), \(result.outputBytes) bytes")
+        return photo
+    }
+
+    // MARK: - Queries for other features
+
+    /// Whether the record has a photo that is not settled (pending, uploaded but owner not yet updated, or
+    /// failed). JQCInspections submits an inspection only when this is `false` (SPEC.md §4; rule 12).
+    /// - Throws: `DatabaseError`.
+    public func hasUnsettledPhotos(ownerKind: PhotoOwnerKind, ownerLocalID: String, in db: Database) throws -> Bool {
+        try photoStore.hasUnsettled(kind: ownerKind, localID: ownerLocalID, in: db)
+    }
+
+    /// Every photo of `owner` (every field when `owner.fieldID` is `nil`), oldest first, as values.
+    /// - Throws: `DatabaseError`.
+    public func photos(for owner: PhotoOwner) throws -> [PendingPhoto] {
+        try database.read { db in try photoStore.photos(for: owner, in: db) }
+    }
+
+    /// Every photo of `owner`, inside the caller's transaction.
+    /// - Throws: `DatabaseError`.
+    public func photos(for owner: PhotoOwner, in db: Database) throws -> [PendingPhoto] {
+        try photoStore.photos(for: owner, in: db)
+    }
+
+    /// One photo by id, or `nil`.
+    /// - Throws: `DatabaseError`.
+    public func photo(id: UUID) throws -> PendingPhoto? {
+        try database.read { db in try photoStore.photo(id: id, in: db) }
+    }
+
+    /// Deletes the rows of `owner`'s photos inside the caller's transaction (a draft deleted, a field
+    /// cleared) and returns their files. Remove the files with ``removeFiles(_:)`` after the transaction
+    /// commits; files left behind (a crash in between) are swept by the photos stage after an hour.
+    /// - Returns: the local files of the deleted photos.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func deletePhotos(for owner: PhotoOwner, in db: Database) throws -> [URL] {
+        let photos = try photoStore.photos(for: owner, in: db)
+        try photoStore.delete(photos.map(\.id), in: db)
+        return photos.map(\.localFile)
+    }
+
+    /// Deletes `owner`'s photos and their files (own transaction; files removed after it commits).
+    /// - Returns: how many photos were deleted.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func deletePhotos(for owner: PhotoOwner) throws -> Int {
+        let files = try database.write { db in try deletePhotos(for: owner, in: db) }
+        removeFiles(files)
+        return files.count
+    }
+
+    /// Removes files returned by ``deletePhotos(for:in:)``; only files inside ``directory`` are touched.
+    public func removeFiles(_ files: [URL]) {
+        let root = directory.standardizedFileURL.path
+        for file in files where file.standardizedFileURL.deletingLastPathComponent().path == root {
+            try? FileManager.default.removeItem(at: file)
+        }
+    }
+
+    /// Releases the local files of `owner`'s settled photos once the owner has synced (seed 001 §17, rule 43:
+    /// the server's copies are what a synced record shows). Called by the owner's push stage after success;
+    /// the photos stage does the same for owners whose ``PhotoOwnerStatusProvider`` says `synced`.
+    /// Unsettled and failed photos are kept.
+    /// - Returns: how many photos were released.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func releaseFiles(for owner: PhotoOwner) throws -> Int {
+        let files = try database.write { db in
+            let settled = try photoStore.photos(for: owner.record, in: db).filter { $0.state == .settled }
+            try photoStore.delete(settled.map(\.id), in: db)
+            return settled.map(\.localFile)
+        }
+        removeFiles(files)
+        return files.count
+    }
+
+    /// Puts a failed photo back in the outbox with its tries reset (the inspector's retry).
+    /// - Throws: ``PhotoError`` `.notFound` when no failed photo has that id; `DatabaseError`.
+    public func retryFailedPhoto(id: UUID) throws {
+        guard try database.write({ db in try photoStore.resetFailed(id, in: db) }) else {
+            throw PhotoError(.notFound, "No failed photo has the id \(id.uuidString); check `status` for failed items.")
+        }
+    }
+
+    /// Discards a photo (the inspector's choice for a failed one): its row and file are deleted.
+    /// - Throws: ``PhotoError`` `.notFound`; `DatabaseError`.
+    public func discardPhoto(id: UUID) throws {
+        let file = try database.write { db -> URL? in
+            guard let photo = try photoStore.photo(id: id, in: db) else { return nil }
+            try photoStore.delete([id], in: db)
+            return photo.localFile
+        }
+        guard let file else {
+            throw PhotoError(.notFound, "No photo has the id \(id.uuidString); check `status` for failed items.")
+        }
+        removeFiles([file])
+    }
+
+    // MARK: - OutboxReporter
+
+    /// `["photos": n]`: photos not uploaded yet and not failed (SHELL.md `status`).
+    /// - Throws: `DatabaseError`.
+    public func pendingCounts() throws -> [String: Int] {
+        ["photos": try database.read { db in try photoStore.pendingUploadCount(in: db) }]
+    }
+
+    /// Failed photos as `{kind: "photo", local_id: <uuid>, reason}`, oldest first.
+    /// - Throws: `DatabaseError`.
+    public func failedItems() throws -> [FailedOutboxItem] {
+        try database.read { db in try photoStore.failed(in: db) }.map {
+            FailedOutboxItem(kind: "photo", localID: $0.id.uuidString,
+                             reason: $0.error ?? "The photo could not be uploaded.")
+        }
+    }
+
+    // MARK: - Upload (the photos stage)
+
+    /// One pass of the photos stage: (1) removes photos of deleted owners and releases files of synced
+    /// owners, sweeping orphan files; (2) re-notifies owners of photos uploaded earlier whose listener
+    /// failed; (3) uploads every pending photo (multipart `file`, `entity_type`, `captured_at`; CONTRACT.md)
+    /// and, in the transaction that stores the server path, calls the owner kind's listeners.
+    ///
+    /// Per photo (FEATURES.md): offline stops the pass (photo untouched); 5xx/429/local errors keep it
+    /// pending and count a try (5 tries fail it); timeouts keep it pending uncounted; other 4xx (413, 415)
+    /// fail it at once with the server's sentence. Never deletes a photo because of an error.
+    /// - Returns: `pushed` = photos uploaded, `failed`, `deferred`.
+    /// - Throws: ``SyncStopError`` to stop the pass; `DatabaseError` when the store fails.
+    public func uploadPending(_ pass: SyncPass) async throws -> StageReport {
+        var report = StageReport(name: PhotoUploadStage.stageName)
+        try housekeeping()
+        let current = hooks.withLock { $0 }
+        for photo in try database.read({ db in try photoStore.outbox(state: .uploaded, in: db) }) {
+            guard pass.shouldAttempt(attempts: photo.attempts, lastAttempt: photo.lastAttemptAt) else {
+                report.deferred += 1
+                continue
+            }
+            do {
+                try settle(photo, path: photo.serverPath ?? "", url: photo.serverURL, listeners: current.listeners)
+            } catch {
+                try record(error, for: photo, pass: pass, report: &report)
+            }
+        }
+        for photo in try database.read({ db in try photoStore.outbox(state: .pending, in: db) }) {
+            guard pass.shouldAttempt(attempts: photo.attempts, lastAttempt: photo.lastAttemptAt) else {
+                report.deferred += 1
+                continue
+            }
+            guard FileManager.default.fileExists(atPath: photo.localFile.path) else {
+                try database.write { db in
+                    try photoStore.markFailed(
+                        photo.id,
+                        reason: "The photo's file is missing on this device; discard the photo and take it again.",
+                        at: clock.now, in: db)
+                }
+                report.failed += 1
+                continue
+            }
+            let reply: UploadReply
+            do {
+                reply = try await upload(photo, progress: current.progress)
+            } catch {
+                try record(error, for: photo, pass: pass, report: &report)
+                continue
+            }
+            report.pushed += 1
+            do {
+                try settle(photo, path: reply.path, url: reply.url, listeners: current.listeners)
+            } catch {
+                // The server has the file: keep its path so it is never uploaded again; retry the listeners.
+                try database.write { db in
+                    try photoStore.markUploaded(photo.id, path: reply.path, url: reply.url, at: clock.now, in: db)
+                }
+                var uploaded = photo
+                uploaded.state = .uploaded
+                try record(error, for: uploaded, pass: pass, report: &report)
+            }
+        }
+        return report
+    }
+
+    private struct UploadReply: Decodable, Sendable {
+        var path: String
+        var url: String?
+    }
+
+    private func upload(_ photo: PendingPhoto, progress: (@Sendable (PhotoUploadProgress) -> Void)?) async throws
+        -> UploadReply
+    {
+        let parts: [MultipartPart] = [
+            .file("file", url: photo.localFile, filename: photo.localFile.lastPathComponent, contentType: "image/jpeg"),
+            .field("entity_type", photo.entityType),
+            .field("captured_at", DateFormats.instantString(photo.capturedAt)),
+        ]
+        let id = photo.id
+        var onProgress: (@Sendable (Int64, Int64) -> Void)?
+        if let progress {
+            onProgress = { sent, total in
+                progress(PhotoUploadProgress(photoID: id, bytesSent: sent, bytesTotal: total))
+            }
+        }
+        let reply = try await api.upload(path: "/api/v1/photos/upload", parts: parts, as: UploadReply.self,
+                                         progress: onProgress)
+        guard !reply.path.isEmpty else {
+            throw APIError.undecodable("the upload reply has an empty path")
+        }
+        return reply
+    }
+
+    /// Stores the server path and tells the owner's listeners, all in one transaction.
+    private func settle(_ photo: PendingPhoto, path: String, url: String?,
+                        listeners: [(PhotoOwnerKind, any PhotoUploadListener)]) throws {
+        let uploaded = UploadedPhoto(id: photo.id, owner: photo.owner, serverPath: path, serverURL: url,
+                                     localSentinel: photo.sentinel)
+        let settled = try database.write { db -> Bool in
+            // Re-read: the owner may have been deleted during the upload (its photos with it), or another
+            // process may have settled this photo already; the listeners run at most once per settle.
+            guard let current = try photoStore.photo(id: photo.id, in: db), current.state != .settled else {
+                return false
+            }
+            try photoStore.markUploaded(photo.id, path: path, url: url, at: clock.now, in: db)
+            for (kind, listener) in listeners where kind == photo.owner.kind {
+                try listener.photoUploaded(uploaded, in: db)
+            }
+            try photoStore.markSettled(photo.id, in: db)
+            return true
+        }
+        logger.info(settled
+            ? "photo \(photo.id) uploaded as \(path) for \(photo.owner)"
+            : "photo \(photo.id) uploaded as \(path) but was deleted or settled meanwhile; owner not notified")
+    }
+
+    private func record(_ error: any Error, for photo: PendingPhoto, pass: SyncPass, report: inout StageReport) throws {
+        switch pass.disposition(for: error, attempts: photo.attempts) {
+        case .keepPending(let attempts, let reason):
+            try database.write { db in
+                try photoStore.recordAttempt(photo.id, attempts: attempts, reason: reason, at: clock.now, in: db)
+            }
+            report.deferred += 1
+            logger.warning("photo \(photo.id) kept pending (try \(attempts)): \(reason)")
+        case .fail(let reason):
+            try database.write { db in try photoStore.markFailed(photo.id, reason: reason, at: clock.now, in: db) }
+            report.failed += 1
+            logger.warning("photo \(photo.id) failed: \(reason)")
+        case .stopPass(let stop):
+            throw stop
+        }
+    }
+
+    /// Removes photos of missing owners, releases files of synced owners, sweeps orphan files.
+    func housekeeping() throws {
+        let providers = hooks.withLock { $0.providers }
+        let files = try database.write { db -> [URL] in
+            var files: [URL] = []
+            for owner in try photoStore.owners(in: db) {
+                guard let provider = providers[owner.kind] else { continue }
+                let photos = try photoStore.photos(for: owner, in: db)
+                let doomed: [PendingPhoto]
+                switch try provider.ownerState(localID: owner.localID, in: db) {
+                case .missing: doomed = photos
+                case .synced: doomed = photos.filter { $0.state == .settled }
+                case .unsynced: doomed = []
+                }
+                try photoStore.delete(doomed.map(\.id), in: db)
+                files += doomed.map(\.localFile)
+            }
+            return files
+        }
+        removeFiles(files)
+        try sweepOrphans()
+    }
+
+    private func sweepOrphans() throws {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let candidates = names.filter { $0.hasSuffix(".jpg") && UUID(uuidString: String($0.dropLast(4))) != nil }
+        guard !candidates.isEmpty else { return }
+        let known = try database.read { db in try photoStore.allIDs(in: db) }
+        let now = clock.now
+        for name in candidates where !known.contains(String(name.dropLast(4))) {
+            let file = directory.appendingPathComponent(name)
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+            guard let modified = attributes?[.modificationDate] as? Date,
+                now.timeIntervalSince(modified) > Self.orphanAge
+            else { continue }
+            try? FileManager.default.removeItem(at: file)
+            logger.info("removed orphan photo file \(name)")
+        }
+    }
+
+    private static func validate(_ owner: PhotoOwner) throws {
+        guard !owner.localID.isEmpty else {
+            throw PhotoError(.invalidOwner, "A photo needs the local id of the inspection or issue it belongs to.")
+        }
+        switch owner.kind {
+        case .inspection where (owner.fieldID ?? "").isEmpty:
+            throw PhotoError(.invalidOwner,
+                             "An inspection photo needs the id of the image or signature field it answers.")
+        case .issue where owner.fieldID != nil:
+            throw PhotoError(
+                .invalidOwner, "An issue photo belongs to the issue, not to a form field; omit the field id.")
+        default:
+            return
+        }
+    }
+
+    private static func ensureDirectory(_ directory: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw PhotoError(.fileSystem,
+                             "The photos folder \(directory.path) could not be created: \(error.localizedDescription)",
+                             cause: "\(error)")
+        }
+    }
+}
+
+/// The `photos` push stage (seed 001 §8, rule 12: before inspections). Not best-effort: an inspection must
+/// not be submitted while its photos are stuck, and the stages after it check that themselves.
+public struct PhotoUploadStage: SyncStage {
+    /// `photos`.
+    public static let stageName = "photos"
+    /// The service doing the work.
+    public let service: PhotoService
+    /// `photos`.
+    public var name: String { Self.stageName }
+    /// Push.
+    public var direction: SyncDirection { .push }
+    /// ``StageOrder/photos`` (100).
+    public var order: Int { StageOrder.photos }
+    /// `false`.
+    public var isBestEffort: Bool { false }
+
+    /// A stage over `service`.
+    public init(service: PhotoService) { self.service = service }
+
+    /// Runs ``PhotoService/uploadPending(_:)``.
+    /// - Throws: ``SyncStopError`` or the store's error.
+    public func run(_ pass: SyncPass) async throws -> StageReport {
+        try await service.uploadPending(pass)
+    }
+}

@@ -1,7 +1,0 @@
-import Testing
-@testable import JQCPhotos
-
-@Test("the module is linked")
-func moduleIsLinked() {
-    #expect(JQCPhotosModule.name == "JQCPhotos")
-}
