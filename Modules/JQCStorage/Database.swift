@@ -43,6 +43,10 @@ public final class Database {
             }
             try execute("PRAGMA foreign_keys = ON")
             try execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+        } catch let error as DatabaseError {
+            close()
+            // Name the file, so the person knows which one to move aside or restore.
+            throw DatabaseError(resultCode: error.extendedResultCode, detail: "\(error.detail): \(path)", sql: error.sql)
         } catch {
             close()
             throw error
