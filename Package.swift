@@ -42,7 +42,7 @@ targets += module("JQCSync", ["JQCKit", "JQCNetwork", "JQCStorage"])
 // Tier 3 — features, in their order (JQCForms is pure: JQCKit only)
 targets += module("JQCForms", ["JQCKit"])
 // Reference data: contracts, facilities, areas, templates (pulled, pruned, read by the start cascades).
-targets += module("JQCFacilities", ["JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
+targets += module("JQCFacilities", ["JQCForms", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
 targets += module("JQCPhotos", ["JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
 targets += module("JQCInspections", ["JQCFacilities", "JQCForms", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
 targets += module("JQCIssues", ["JQCFacilities", "JQCInspections", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
