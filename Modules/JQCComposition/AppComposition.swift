@@ -1,4 +1,6 @@
 import Foundation
+import JQCFacilities
+import JQCInspections
 import JQCKit
 import JQCNetwork
 import JQCStorage
@@ -40,6 +42,12 @@ public final class AppComposition: Sendable {
     public let api: APIClient
 
     // Tier 3 — features (each owns its tables, endpoints and stages)
+    /// Reference data (facilities, areas, templates): the cache and its read surfaces (issue 7).
+    public let reference: ReferenceDataService
+    /// Local inspections: start, answer, save, submit, delete drafts (issue 7).
+    public let inspections: InspectionService
+    /// Completed-inspection history, online only (issue 7).
+    public let history: InspectionHistory
     /// Every feature's outbox report, for `status`.
     public let outboxReporters: [any OutboxReporter]
     /// Every feature's server-pulled-data eraser, run on logout and server switch (rule 42).
@@ -85,9 +93,27 @@ public final class AppComposition: Sendable {
         self.api = api
 
         // Tier 3 — features: stores, services, hooks (each later issue adds its own here).
-        let stages: [any SyncStage] = []
-        outboxReporters = []
-        serverPulledDataCleaners = []
+        var stages: [any SyncStage] = []
+        var reporters: [any OutboxReporter] = []
+        var cleaners: [@Sendable () throws -> Void] = []
+        // Reference data (issue 7): pulled by the `reference` stage; cleared on logout / server switch.
+        let referenceStore = ReferenceStore(queue: store)
+        reference = ReferenceDataService(store: referenceStore)
+        cleaners.append { try referenceStore.clearCache() }
+        // Inspections (issue 7). Seams for later features: submit hooks (Scheduling, FollowUps), deletion
+        // hooks (Photos, Issues), the photo gate (Photos, rule 12), facility references (Issues).
+        let inspectionStore = InspectionStore(queue: store)
+        inspections = InspectionService(store: inspectionStore, reference: referenceStore, clock: clock,
+                                        submitHooks: [], deletionHooks: [])
+        history = InspectionHistory(api: api)
+        stages.append(InspectionPushStage(api: api, store: inspectionStore, photoGate: NoPhotosGate()))
+        reporters.append(InspectionOutboxReporter(store: inspectionStore))
+        let facilityReferences: [any FacilityReferenceSource] = [inspectionStore]
+        stages.append(ReferencePullStage(api: api, store: referenceStore, referencedFacilityIDs: { db in
+            try facilityReferences.reduce(into: Set<Int>()) { $0.formUnion(try $1.facilityIDsReferencedByUnsyncedWork(db: db)) }
+        }))
+        outboxReporters = reporters
+        serverPulledDataCleaners = cleaners
 
         // Tier 4
         connectivity = ConnectivityMonitor(probe: { try await AppComposition.health(api) },
@@ -105,6 +131,8 @@ public final class AppComposition: Sendable {
 
     /// Every feature's migrations, in feature order (each namespaced by its feature).
     static func registerMigrations(_ migrator: inout DatabaseMigrator) {
+        FacilitiesSchema.register(in: &migrator)
+        InspectionsSchema.register(in: &migrator)
     }
 
     /// Launches the engine in the seed's order (rules 21–22): restore the session (`/auth/me`; offline

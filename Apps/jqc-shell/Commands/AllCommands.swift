@@ -1,6 +1,7 @@
 /// Every command file's contribution, in `help` order. A feature adds its file and one line here.
 enum AllCommands {
     static let registry = CommandRegistry(
-        CoreCommands.commands + SessionCommands.commands + SyncCommands.commands + OfflineToolCommands.commands
+        CoreCommands.commands + SessionCommands.commands + SyncCommands.commands + FacilitiesCommands.commands
+            + InspectionCommands.commands + OfflineToolCommands.commands
     )
 }
