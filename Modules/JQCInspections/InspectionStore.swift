@@ -77,7 +77,7 @@ public final class InspectionStore: Sendable {
     public func all(draftsOnly: Bool = false) throws -> [Inspection] {
         let filter = draftsOnly ? " WHERE status = 'draft'" : ""
         return try queue.read { db in
-            try db.fetchAll("SELECT * FROM inspections\(filter) ORDER BY created_at DESC, local_id").map(Self.inspection)
+            try db.fetchAll("SELECT * FROM inspections\(filter) ORDER BY created_at DESC, rowid DESC").map(Self.inspection)
         }
     }
 
@@ -87,7 +87,7 @@ public final class InspectionStore: Sendable {
         try queue.read { db in
             try db.fetchAll("""
                 SELECT * FROM inspections WHERE status = 'completed' AND sync_status = 'pending'
-                ORDER BY completed_at, local_id
+                ORDER BY completed_at, rowid
                 """).map(Self.inspection)
         }
     }
