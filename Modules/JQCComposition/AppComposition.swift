@@ -106,11 +106,15 @@ public final class AppComposition: Sendable {
         inspections = InspectionService(store: inspectionStore, reference: referenceStore, clock: clock,
                                         submitHooks: [], deletionHooks: [])
         history = InspectionHistory(api: api)
-        stages.append(InspectionPushStage(api: api, store: inspectionStore, photoGate: NoPhotosGate()))
+        let photoGate: any InspectionPhotoGate = NoPhotosGate()  // JQCPhotos replaces this (rule 12).
+        stages.append(InspectionPushStage(api: api, store: inspectionStore, photoGate: photoGate))
         reporters.append(InspectionOutboxReporter(store: inspectionStore))
+        // Unsynced work that keeps a pruned facility as inactive (seed 001 §8.4); JQCIssues appends its store.
         let facilityReferences: [any FacilityReferenceSource] = [inspectionStore]
         stages.append(ReferencePullStage(api: api, store: referenceStore, referencedFacilityIDs: { db in
-            try facilityReferences.reduce(into: Set<Int>()) { $0.formUnion(try $1.facilityIDsReferencedByUnsyncedWork(db: db)) }
+            var ids = Set<Int>()
+            for source in facilityReferences { ids.formUnion(try source.facilityIDsReferencedByUnsyncedWork(db: db)) }
+            return ids
         }))
         outboxReporters = reporters
         serverPulledDataCleaners = cleaners

@@ -24,7 +24,9 @@ public struct ReferenceDataService: Sendable {
     /// - Throws: `DatabaseError`.
     public func facilities(contractID: Int? = nil) throws -> Loaded<[Facility]> {
         var seen = Set<Int>()
-        let unique = try store.facilities(activeOnly: true, contractID: contractID).filter { seen.insert($0.id).inserted }
+        let unique = try store.facilities(activeOnly: true, contractID: contractID).filter {
+            seen.insert($0.id).inserted
+        }
         return try loaded(unique, .facilities)
     }
 
@@ -48,8 +50,9 @@ public struct ReferenceDataService: Sendable {
 
     private func loaded<T: Sendable>(_ values: [T], _ collection: ReferenceCollection) throws -> Loaded<[T]> {
         let refresh = try store.refreshState(collection)
-        let phase = LoadPhase.of(hasContent: !values.isEmpty, isLoading: false, hasLoaded: refresh.lastAttemptAt != nil,
-                                 failed: refresh.lastError != nil)
+        let phase = LoadPhase.of(
+            hasContent: !values.isEmpty, isLoading: false, hasLoaded: refresh.lastAttemptAt != nil,
+            failed: refresh.lastError != nil)
         return Loaded(value: values, phase: phase, staleReason: phase == .content ? refresh.lastError : nil)
     }
 }

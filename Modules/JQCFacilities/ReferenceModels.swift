@@ -18,8 +18,10 @@ public struct Facility: Sendable, Hashable, Codable {
     public var isActive: Bool
 
     /// A facility.
-    public init(id: Int, name: String, address: String? = nil, projectID: Int? = nil, projectName: String? = nil,
-                isActive: Bool = true) {
+    public init(
+        id: Int, name: String, address: String? = nil, projectID: Int? = nil, projectName: String? = nil,
+        isActive: Bool = true
+    ) {
         self.id = id
         self.name = name
         self.address = address
@@ -66,8 +68,10 @@ public struct InspectionTemplate: Sendable, Hashable {
     public var schemaHash: String
 
     /// A template.
-    public init(id: Int, name: String, description: String? = nil, isActive: Bool = true, formSchema: JSONValue,
-                schemaHash: String) {
+    public init(
+        id: Int, name: String, description: String? = nil, isActive: Bool = true, formSchema: JSONValue,
+        schemaHash: String
+    ) {
         self.id = id
         self.name = name
         self.description = description

@@ -24,8 +24,10 @@ public struct ReferencePullStage: SyncStage {
     /// A stage pulling through `api` into `store`.
     /// - Parameter referencedFacilityIDs: the facility ids unsynced local work references (inspections,
     ///   issues), read inside the apply transaction; plugged in by the composition root.
-    public init(api: APIClient, store: ReferenceStore,
-                referencedFacilityIDs: @escaping @Sendable (Database) throws -> Set<Int> = { _ in [] }) {
+    public init(
+        api: APIClient, store: ReferenceStore,
+        referencedFacilityIDs: @escaping @Sendable (Database) throws -> Set<Int> = { _ in [] }
+    ) {
         self.api = api
         self.store = store
         self.referencedFacilityIDs = referencedFacilityIDs
@@ -37,8 +39,9 @@ public struct ReferencePullStage: SyncStage {
             let facilities = try await api.get([FacilityReply].self, path: "/api/v1/facilities")
             let areas = try await api.get([AreaReply].self, path: "/api/v1/areas")
             let templates = try await api.get([TemplateReply].self, path: "/api/v1/templates")
-            reply = ReferenceReply(facilities: facilities.map(\.facility), areas: areas.map(\.area),
-                                   templates: templates.map(\.template))
+            reply = ReferenceReply(
+                facilities: facilities.map(\.facility), areas: areas.map(\.area),
+                templates: templates.map(\.template))
         } catch {
             let message = (error as? APIError)?.message ?? String(describing: error)
             try? store.recordFailure(ReferenceCollection.allCases, at: pass.clock.now, error: message)
@@ -59,8 +62,9 @@ struct FacilityReply: Decodable {
     let isActive: Bool?
 
     var facility: Facility {
-        Facility(id: id, name: name ?? "", address: address, projectID: projectId, projectName: projectName,
-                 isActive: isActive ?? true)
+        Facility(
+            id: id, name: name ?? "", address: address, projectID: projectId, projectName: projectName,
+            isActive: isActive ?? true)
     }
 }
 
@@ -84,7 +88,8 @@ struct TemplateReply: Decodable {
 
     var template: InspectionTemplate {
         let schema = formSchema?.value ?? .array([])
-        return InspectionTemplate(id: id, name: name ?? "", description: description, isActive: isActive ?? true,
-                                  formSchema: schema, schemaHash: FormSchema(json: schema).hash)
+        return InspectionTemplate(
+            id: id, name: name ?? "", description: description, isActive: isActive ?? true,
+            formSchema: schema, schemaHash: FormSchema(json: schema).hash)
     }
 }

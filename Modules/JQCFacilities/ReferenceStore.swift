@@ -9,7 +9,8 @@ public enum FacilitiesSchema {
     /// Registers the `facilities` namespace's migrations.
     public static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration(namespace: "facilities", "1-create") { db in
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE reference_facilities (
                     id INTEGER PRIMARY KEY NOT NULL,
                     name TEXT NOT NULL DEFAULT '',
@@ -19,7 +20,8 @@ public enum FacilitiesSchema {
                     is_active INTEGER NOT NULL DEFAULT 1
                 )
                 """)
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE reference_areas (
                     id INTEGER PRIMARY KEY NOT NULL,
                     facility_id INTEGER NOT NULL REFERENCES reference_facilities(id) ON DELETE CASCADE,
@@ -28,7 +30,8 @@ public enum FacilitiesSchema {
                 )
                 """)
             try db.execute("CREATE INDEX reference_areas_facility ON reference_areas(facility_id)")
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE reference_templates (
                     id INTEGER PRIMARY KEY NOT NULL,
                     name TEXT NOT NULL DEFAULT '',
@@ -38,7 +41,8 @@ public enum FacilitiesSchema {
                     schema_hash TEXT NOT NULL DEFAULT ''
                 )
                 """)
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE reference_refresh (
                     collection TEXT PRIMARY KEY NOT NULL,
                     last_attempt_at TEXT,
@@ -83,7 +87,9 @@ public final class ReferenceStore: Sendable {
     /// One cached facility (active or not), or `nil`.
     /// - Throws: `DatabaseError`.
     public func facility(id: Int) throws -> Facility? {
-        try queue.read { db in try db.fetchOne("SELECT * FROM reference_facilities WHERE id = ?", [id]).map(Self.facility) }
+        try queue.read { db in
+            try db.fetchOne("SELECT * FROM reference_facilities WHERE id = ?", [id]).map(Self.facility)
+        }
     }
 
     /// The cached areas of a facility, by name.
@@ -105,24 +111,29 @@ public final class ReferenceStore: Sendable {
     /// whatever the server sent).
     /// - Throws: `DatabaseError`.
     public func templates(activeOnly: Bool = true) throws -> [InspectionTemplate] {
-        let sql = "SELECT * FROM reference_templates" + (activeOnly ? " WHERE is_active = 1" : "") + " ORDER BY name, id"
+        let sql =
+            "SELECT * FROM reference_templates" + (activeOnly ? " WHERE is_active = 1" : "") + " ORDER BY name, id"
         return try queue.read { db in try db.fetchAll(sql).map(Self.template) }
     }
 
     /// One cached template (active or not), or `nil`.
     /// - Throws: `DatabaseError`.
     public func template(id: Int) throws -> InspectionTemplate? {
-        try queue.read { db in try db.fetchOne("SELECT * FROM reference_templates WHERE id = ?", [id]).map(Self.template) }
+        try queue.read { db in
+            try db.fetchOne("SELECT * FROM reference_templates WHERE id = ?", [id]).map(Self.template)
+        }
     }
 
     /// The contracts: distinct `(project_id, project_name)` of the active facilities, by name.
     /// - Throws: `DatabaseError`.
     public func contracts() throws -> [Contract] {
         try queue.read { db in
-            try db.fetchAll("""
+            try db.fetchAll(
+                """
                 SELECT project_id, max(coalesce(project_name, '')) AS project_name FROM reference_facilities
                 WHERE is_active = 1 AND project_id IS NOT NULL GROUP BY project_id ORDER BY 2, 1
-                """).map { Contract(id: $0["project_id"] ?? 0, name: $0["project_name"] ?? "") }
+                """
+            ).map { Contract(id: $0["project_id"] ?? 0, name: $0["project_name"] ?? "") }
         }
     }
 
@@ -130,10 +141,12 @@ public final class ReferenceStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func refreshState(_ collection: ReferenceCollection) throws -> RefreshState {
         try queue.read { db in
-            guard let row = try db.fetchOne("SELECT * FROM reference_refresh WHERE collection = ?", [collection.rawValue])
+            guard
+                let row = try db.fetchOne("SELECT * FROM reference_refresh WHERE collection = ?", [collection.rawValue])
             else { return RefreshState() }
-            return RefreshState(lastAttemptAt: row["last_attempt_at"], lastSuccessAt: row["last_success_at"],
-                                lastError: row["last_error"])
+            return RefreshState(
+                lastAttemptAt: row["last_attempt_at"], lastSuccessAt: row["last_success_at"],
+                lastError: row["last_error"])
         }
     }
 
@@ -150,19 +163,25 @@ public final class ReferenceStore: Sendable {
     ///     transaction (the composition root plugs in the inspections' and issues' lookups).
     /// - Throws: `DatabaseError` (nothing is changed).
     @discardableResult
-    public func apply(_ reply: ReferenceReply, now: Date,
-                      referencedFacilityIDs: (Database) throws -> Set<Int>) throws -> ReferenceApplyResult {
+    public func apply(
+        _ reply: ReferenceReply, now: Date,
+        referencedFacilityIDs: (Database) throws -> Set<Int>
+    ) throws -> ReferenceApplyResult {
         try queue.write { db in
             let returned = Set(reply.facilities.map(\.id))
             for facility in reply.facilities {
-                try db.execute("""
+                try db.execute(
+                    """
                     INSERT INTO reference_facilities (id, name, address, project_id, project_name, is_active)
                     VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET name = excluded.name, address = excluded.address,
                         project_id = excluded.project_id, project_name = excluded.project_name,
                         is_active = excluded.is_active
-                    """, [facility.id, facility.name, facility.address, facility.projectID, facility.projectName,
-                          facility.isActive])
+                    """,
+                    [
+                        facility.id, facility.name, facility.address, facility.projectID, facility.projectName,
+                        facility.isActive,
+                    ])
             }
             let cached: [Int] = try db.fetchAll("SELECT id FROM reference_facilities").compactMap { $0["id"] }
             let referenced = try referencedFacilityIDs(db)
@@ -185,7 +204,8 @@ public final class ReferenceStore: Sendable {
                     continue
                 }
                 keptAreas.insert(area.id)
-                try db.execute("""
+                try db.execute(
+                    """
                     INSERT INTO reference_areas (id, facility_id, name, area_type) VALUES (?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET facility_id = excluded.facility_id, name = excluded.name,
                         area_type = excluded.area_type
@@ -197,14 +217,18 @@ public final class ReferenceStore: Sendable {
             }
             let returnedTemplates = Set(reply.templates.map(\.id))
             for template in reply.templates {
-                try db.execute("""
+                try db.execute(
+                    """
                     INSERT INTO reference_templates (id, name, description, is_active, form_schema, schema_hash)
                     VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description,
                         is_active = excluded.is_active, form_schema = excluded.form_schema,
                         schema_hash = excluded.schema_hash
-                    """, [template.id, template.name, template.description, template.isActive,
-                          template.formSchema.jsonString(), template.schemaHash])
+                    """,
+                    [
+                        template.id, template.name, template.description, template.isActive,
+                        template.formSchema.jsonString(), template.schemaHash,
+                    ])
             }
             let cachedTemplates: [Int] = try db.fetchAll("SELECT id FROM reference_templates").compactMap { $0["id"] }
             var prunedTemplates: [Int] = []
@@ -215,8 +239,9 @@ public final class ReferenceStore: Sendable {
             for collection in ReferenceCollection.allCases {
                 try Self.record(db, collection, at: now, error: nil)
             }
-            return ReferenceApplyResult(prunedFacilities: pruned, retainedInactive: retained,
-                                        prunedTemplates: prunedTemplates, skippedAreas: skipped)
+            return ReferenceApplyResult(
+                prunedFacilities: pruned, retainedInactive: retained,
+                prunedTemplates: prunedTemplates, skippedAreas: skipped)
         }
     }
 
@@ -244,24 +269,30 @@ public final class ReferenceStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func upsertTemplateForTesting(_ template: InspectionTemplate) throws {
         try queue.write { db in
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT OR REPLACE INTO reference_templates (id, name, description, is_active, form_schema, schema_hash)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """, [template.id, template.name, template.description, template.isActive,
-                      template.formSchema.jsonString(), template.schemaHash])
+                """,
+                [
+                    template.id, template.name, template.description, template.isActive,
+                    template.formSchema.jsonString(), template.schemaHash,
+                ])
         }
     }
 
     private static func record(_ db: Database, _ collection: ReferenceCollection, at now: Date, error: String?) throws {
         if error == nil {
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO reference_refresh (collection, last_attempt_at, last_success_at, last_error)
                 VALUES (?, ?, ?, NULL)
                 ON CONFLICT(collection) DO UPDATE SET last_attempt_at = excluded.last_attempt_at,
                     last_success_at = excluded.last_success_at, last_error = NULL
                 """, [collection.rawValue, now, now])
         } else {
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO reference_refresh (collection, last_attempt_at, last_error) VALUES (?, ?, ?)
                 ON CONFLICT(collection) DO UPDATE SET last_attempt_at = excluded.last_attempt_at,
                     last_error = excluded.last_error
@@ -270,19 +301,23 @@ public final class ReferenceStore: Sendable {
     }
 
     private static func facility(_ row: Row) -> Facility {
-        Facility(id: row["id"] ?? 0, name: row["name"] ?? "", address: row["address"], projectID: row["project_id"],
-                 projectName: row["project_name"], isActive: row["is_active"] ?? true)
+        Facility(
+            id: row["id"] ?? 0, name: row["name"] ?? "", address: row["address"], projectID: row["project_id"],
+            projectName: row["project_name"], isActive: row["is_active"] ?? true)
     }
 
     private static func area(_ row: Row) -> Area {
-        Area(id: row["id"] ?? 0, facilityID: row["facility_id"] ?? 0, name: row["name"] ?? "", areaType: row["area_type"])
+        Area(
+            id: row["id"] ?? 0, facilityID: row["facility_id"] ?? 0, name: row["name"] ?? "", areaType: row["area_type"]
+        )
     }
 
     private static func template(_ row: Row) -> InspectionTemplate {
         let text: String = row["form_schema"] ?? "[]"
         let schema = (try? JSONValue.parse(text)) ?? .array([])
-        return InspectionTemplate(id: row["id"] ?? 0, name: row["name"] ?? "", description: row["description"],
-                                  isActive: row["is_active"] ?? true, formSchema: schema,
-                                  schemaHash: row["schema_hash"] ?? FormSchema(json: schema).hash)
+        return InspectionTemplate(
+            id: row["id"] ?? 0, name: row["name"] ?? "", description: row["description"],
+            isActive: row["is_active"] ?? true, formSchema: schema,
+            schemaHash: row["schema_hash"] ?? FormSchema(json: schema).hash)
     }
 }

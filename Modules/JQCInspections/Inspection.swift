@@ -136,9 +136,11 @@ public struct StartRequest: Sendable, Hashable {
     public var notes: String?
 
     /// A start request.
-    public init(templateID: Int, facilityID: Int, areaID: Int? = nil, parentInspectionLocalID: String? = nil,
-                parentInspectionServerID: Int? = nil, scheduledInspectionServerID: Int? = nil,
-                initialAnswers: [String: JSONValue] = [:], notes: String? = nil) {
+    public init(
+        templateID: Int, facilityID: Int, areaID: Int? = nil, parentInspectionLocalID: String? = nil,
+        parentInspectionServerID: Int? = nil, scheduledInspectionServerID: Int? = nil,
+        initialAnswers: [String: JSONValue] = [:], notes: String? = nil
+    ) {
         self.templateID = templateID
         self.facilityID = facilityID
         self.areaID = areaID
@@ -167,7 +169,8 @@ public struct Coordinate: Sendable, Hashable {
     public init?(text: String) {
         let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]),
-              (-90...90).contains(lat), (-180...180).contains(lon) else { return nil }
+            (-90...90).contains(lat), (-180...180).contains(lon)
+        else { return nil }
         self.init(latitude: lat, longitude: lon)
     }
 }

@@ -65,11 +65,13 @@ public struct InspectionHistory: Sendable {
     /// - Throws: `APIError` (offline when no request may leave).
     public func page(_ page: Int) async throws -> HistoryPage {
         let offset = max(0, page) * InspectionHistory.pageSize
-        let data = try await api.getJSON("/api/v1/inspections", query: [
-            URLQueryItem(name: "status", value: "completed"),
-            URLQueryItem(name: "limit", value: String(InspectionHistory.pageSize)),
-            URLQueryItem(name: "offset", value: String(offset)),
-        ])
+        let data = try await api.getJSON(
+            "/api/v1/inspections",
+            query: [
+                URLQueryItem(name: "status", value: "completed"),
+                URLQueryItem(name: "limit", value: String(InspectionHistory.pageSize)),
+                URLQueryItem(name: "offset", value: String(offset)),
+            ])
         let rows = (data["inspections"]?.arrayValue ?? []).map(HistoryInspection.init(json:))
         let total = Int(data["total"]?.intValue ?? Int64(rows.count))
         return HistoryPage(inspections: rows, total: total, page: max(0, page), hasMore: offset + rows.count < total)

@@ -37,10 +37,12 @@ public struct InspectionPushStage: SyncStage {
                 continue
             }
             do {
-                let reply = try await api.sendJSON(.post, path: "/api/v1/inspections",
-                                                   body: InspectionPushStage.payload(for: item))
-                try store.markSynced(localID: item.localID, serverID: reply["id"]?.intValue.map { Int($0) },
-                                     at: pass.clock.now)
+                let reply = try await api.sendJSON(
+                    .post, path: "/api/v1/inspections",
+                    body: InspectionPushStage.payload(for: item))
+                try store.markSynced(
+                    localID: item.localID, serverID: reply["id"]?.intValue.map { Int($0) },
+                    at: pass.clock.now)
                 report.pushed += 1
             } catch {
                 switch pass.disposition(for: error, attempts: item.syncAttempts) {

@@ -20,9 +20,11 @@ public final class InspectionService: Sendable {
     ///   - submitHooks: called inside the submit transaction, in order (Scheduling, FollowUps).
     ///   - deletionHooks: called inside the draft-deletion transaction (Photos, Issues).
     ///   - makeID: new local ids (a lowercase UUID by default).
-    public init(store: InspectionStore, reference: ReferenceStore, clock: any Clock,
-                submitHooks: [any InspectionSubmitHook] = [], deletionHooks: [any InspectionDraftDeletionHook] = [],
-                makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
+    public init(
+        store: InspectionStore, reference: ReferenceStore, clock: any Clock,
+        submitHooks: [any InspectionSubmitHook] = [], deletionHooks: [any InspectionDraftDeletionHook] = [],
+        makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+    ) {
         self.store = store
         self.reference = reference
         self.clock = clock
@@ -40,25 +42,34 @@ public final class InspectionService: Sendable {
     public func start(_ request: StartRequest) throws -> Inspection {
         let template = try wrap { try reference.template(id: request.templateID) }
         guard let template, template.isActive else {
-            throw InspectionsError(.unknownTemplate, template == nil
-                ? "There is no template \(request.templateID) on this device; run 'sync' and pick one from 'templates'."
-                : "The template \(request.templateID) (\(template!.name)) is no longer active; pick one from 'templates'.")
+            throw InspectionsError(
+                .unknownTemplate,
+                template == nil
+                    ? "There is no template \(request.templateID) on this device; run 'sync' and pick one from 'templates'."
+                    : "The template \(request.templateID) (\(template!.name)) is no longer active; pick one from 'templates'."
+            )
         }
         let facility = try wrap { try reference.facility(id: request.facilityID) }
         guard let facility, facility.isActive else {
-            throw InspectionsError(.unknownFacility, facility == nil
-                ? "There is no facility \(request.facilityID) on this device; run 'sync' and pick one from 'facilities'."
-                : "The facility \(request.facilityID) (\(facility!.name)) is no longer in your contracts; "
-                    + "pick one from 'facilities'.")
+            throw InspectionsError(
+                .unknownFacility,
+                facility == nil
+                    ? "There is no facility \(request.facilityID) on this device; run 'sync' and pick one from 'facilities'."
+                    : "The facility \(request.facilityID) (\(facility!.name)) is no longer in your contracts; "
+                        + "pick one from 'facilities'.")
         }
         var areaName: String?
         if let areaID = request.areaID {
             let area = try wrap { try reference.area(id: areaID) }
             guard let area, area.facilityID == facility.id else {
                 let names = (try? reference.areas(facilityID: facility.id))?.map { "\($0.id) \($0.name)" } ?? []
-                throw InspectionsError(.unknownArea, "The area \(areaID) is not part of \(facility.name); "
-                    + (names.isEmpty ? "this facility has no areas on this device." : "its areas are: "
-                        + names.joined(separator: ", ") + "."))
+                throw InspectionsError(
+                    .unknownArea,
+                    "The area \(areaID) is not part of \(facility.name); "
+                        + (names.isEmpty
+                            ? "this facility has no areas on this device."
+                            : "its areas are: "
+                                + names.joined(separator: ", ") + "."))
             }
             areaName = area.name
         }
@@ -147,14 +158,18 @@ public final class InspectionService: Sendable {
                 let schema = draft.schema
                 let missing = RequiredFields.missingLabels(in: schema, answers: draft.formData)
                 guard missing.isEmpty else {
-                    throw InspectionsError(.requiredMissing, "Submit refused: answer the required "
-                        + (missing.count == 1 ? "field " : "fields ") + missing.map { "\"\($0)\"" }.joined(separator: ", ")
-                        + " first.", missingLabels: missing)
+                    throw InspectionsError(
+                        .requiredMissing,
+                        "Submit refused: answer the required "
+                            + (missing.count == 1 ? "field " : "fields ")
+                            + missing.map { "\"\($0)\"" }.joined(separator: ", ")
+                            + " first.", missingLabels: missing)
                 }
                 let score = InspectionScorer.score(schema: schema, formData: draft.formData)
                 let now = clock.now
-                try store.markSubmitted(db, localID: localID, formData: draft.formData, score: score,
-                                        location: location, at: now)
+                try store.markSubmitted(
+                    db, localID: localID, formData: draft.formData, score: score,
+                    location: location, at: now)
                 let followUp = try clearParentFollowUpFlag(db, for: draft, at: now)
                 guard let stored = try store.inspection(db, localID: localID) else {
                     throw InspectionsError(.notFound, "The inspection \(localID) disappeared while submitting.")
@@ -180,12 +195,15 @@ public final class InspectionService: Sendable {
             try store.clearFollowUpFlag(db, localID: parent, at: now)
             return .clearedByLocalID(parent)
         }
-        if let serverID = inspection.parentInspectionServerID, let parent = try store.flaggedLocalID(db, serverID: serverID) {
+        if let serverID = inspection.parentInspectionServerID,
+            let parent = try store.flaggedLocalID(db, serverID: serverID)
+        {
             try store.clearFollowUpFlag(db, localID: parent, at: now)
             return .clearedByServerID(parent)
         }
-        let candidates = try store.flaggedLocalIDs(db, templateID: inspection.templateID,
-                                                   facilityID: inspection.facilityID, excluding: inspection.localID)
+        let candidates = try store.flaggedLocalIDs(
+            db, templateID: inspection.templateID,
+            facilityID: inspection.facilityID, excluding: inspection.localID)
         switch candidates.count {
         case 0: return .parentNotLocal
         case 1:
@@ -215,8 +233,10 @@ public final class InspectionService: Sendable {
     public func retry(localID: String) throws {
         let found = try inspection(localID: localID)
         guard try wrap({ try store.retryFailed(localID: localID, at: clock.now) }) else {
-            throw InspectionsError(.invalidState, "The inspection \(localID) is \(found.badge.label), not failed; "
-                + "only a failed inspection can be retried.")
+            throw InspectionsError(
+                .invalidState,
+                "The inspection \(localID) is \(found.badge.label), not failed; "
+                    + "only a failed inspection can be retried.")
         }
     }
 
@@ -227,8 +247,10 @@ public final class InspectionService: Sendable {
             throw InspectionsError(.notFound, "There is no inspection \(localID) on this device; see 'inspections'.")
         }
         guard found.status == .draft else {
-            throw InspectionsError(.notADraft, "The inspection \(localID) was already submitted (\(found.badge.label)); "
-                + "only drafts can be changed or deleted.")
+            throw InspectionsError(
+                .notADraft,
+                "The inspection \(localID) was already submitted (\(found.badge.label)); "
+                    + "only drafts can be changed or deleted.")
         }
         return found
     }

@@ -8,7 +8,8 @@ public enum InspectionsSchema {
     /// Registers the `inspections` namespace's migrations.
     public static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration(namespace: "inspections", "1-create") { db in
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE inspections (
                     local_id TEXT PRIMARY KEY NOT NULL,
                     server_id INTEGER UNIQUE,
@@ -77,7 +78,8 @@ public final class InspectionStore: Sendable {
     public func all(draftsOnly: Bool = false) throws -> [Inspection] {
         let filter = draftsOnly ? " WHERE status = 'draft'" : ""
         return try queue.read { db in
-            try db.fetchAll("SELECT * FROM inspections\(filter) ORDER BY created_at DESC, rowid DESC").map(Self.inspection)
+            try db.fetchAll("SELECT * FROM inspections\(filter) ORDER BY created_at DESC, rowid DESC").map(
+                Self.inspection)
         }
     }
 
@@ -85,10 +87,12 @@ public final class InspectionStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func pendingSubmissions() throws -> [Inspection] {
         try queue.read { db in
-            try db.fetchAll("""
+            try db.fetchAll(
+                """
                 SELECT * FROM inspections WHERE status = 'completed' AND sync_status = 'pending'
                 ORDER BY completed_at, rowid
-                """).map(Self.inspection)
+                """
+            ).map(Self.inspection)
         }
     }
 
@@ -97,45 +101,57 @@ public final class InspectionStore: Sendable {
     /// Inserts a new inspection.
     /// - Throws: `DatabaseError`.
     public func insert(_ db: Database, _ i: Inspection) throws {
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO inspections (local_id, server_id, template_id, template_name, facility_id, facility_name,
                 area_id, area_name, project_id, status, sync_status, sync_attempts, last_attempt_at, sync_error,
                 form_data, schema_snapshot, schema_hash, overall_score, started_at, completed_at,
                 parent_inspection_local_id, parent_inspection_server_id, scheduled_inspection_server_id,
                 submit_latitude, submit_longitude, notes, follow_up_required, follow_up_note, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [i.localID, i.serverID, i.templateID, i.templateName, i.facilityID, i.facilityName, i.areaID,
-                  i.areaName, i.projectID, i.status.rawValue, i.syncStatus.rawValue, i.syncAttempts, i.lastAttemptAt,
-                  i.syncError, JSONValue.object(i.formData).jsonString(), i.schemaSnapshot.jsonString(), i.schemaHash,
-                  i.overallScore, i.startedAt, i.completedAt, i.parentInspectionLocalID, i.parentInspectionServerID,
-                  i.scheduledInspectionServerID, i.submitLatitude, i.submitLongitude, i.notes, i.followUpRequired,
-                  i.followUpNote, i.createdAt, i.updatedAt])
+            """,
+            [
+                i.localID, i.serverID, i.templateID, i.templateName, i.facilityID, i.facilityName, i.areaID,
+                i.areaName, i.projectID, i.status.rawValue, i.syncStatus.rawValue, i.syncAttempts, i.lastAttemptAt,
+                i.syncError, JSONValue.object(i.formData).jsonString(), i.schemaSnapshot.jsonString(), i.schemaHash,
+                i.overallScore, i.startedAt, i.completedAt, i.parentInspectionLocalID, i.parentInspectionServerID,
+                i.scheduledInspectionServerID, i.submitLatitude, i.submitLongitude, i.notes, i.followUpRequired,
+                i.followUpNote, i.createdAt, i.updatedAt,
+            ])
     }
 
     /// Writes a draft's answers.
     /// - Throws: `DatabaseError`.
     public func updateAnswers(_ db: Database, localID: String, formData: [String: JSONValue], at now: Date) throws {
-        try db.execute("UPDATE inspections SET form_data = ?, updated_at = ? WHERE local_id = ?",
-                       [JSONValue.object(formData).jsonString(), now, localID])
+        try db.execute(
+            "UPDATE inspections SET form_data = ?, updated_at = ? WHERE local_id = ?",
+            [JSONValue.object(formData).jsonString(), now, localID])
     }
 
     /// Marks a draft submitted: final answers, score, GPS, `completed` + `pending` + `completed_at`, tries reset.
     /// - Throws: `DatabaseError`.
-    public func markSubmitted(_ db: Database, localID: String, formData: [String: JSONValue], score: Double?,
-                              location: Coordinate?, at now: Date) throws {
-        try db.execute("""
+    public func markSubmitted(
+        _ db: Database, localID: String, formData: [String: JSONValue], score: Double?,
+        location: Coordinate?, at now: Date
+    ) throws {
+        try db.execute(
+            """
             UPDATE inspections SET form_data = ?, overall_score = ?, submit_latitude = ?, submit_longitude = ?,
                 status = 'completed', sync_status = 'pending', sync_attempts = 0, sync_error = NULL,
                 last_attempt_at = NULL, completed_at = ?, updated_at = ?
             WHERE local_id = ? AND status = 'draft'
-            """, [JSONValue.object(formData).jsonString(), score, location?.latitude, location?.longitude, now, now,
-                  localID])
+            """,
+            [
+                JSONValue.object(formData).jsonString(), score, location?.latitude, location?.longitude, now, now,
+                localID,
+            ])
     }
 
     /// Clears `follow_up_required` on one local inspection.
     /// - Throws: `DatabaseError`.
     public func clearFollowUpFlag(_ db: Database, localID: String, at now: Date) throws {
-        try db.execute("UPDATE inspections SET follow_up_required = 0, updated_at = ? WHERE local_id = ?", [now, localID])
+        try db.execute(
+            "UPDATE inspections SET follow_up_required = 0, updated_at = ? WHERE local_id = ?", [now, localID])
     }
 
     /// The local id of the inspection with `serverID` that carries a follow-up flag, or `nil`.
@@ -153,19 +169,23 @@ public final class InspectionStore: Sendable {
 
     /// Flagged completed inspections of a template and facility, other than `excluding` (rule 15's fallback).
     /// - Throws: `DatabaseError`.
-    public func flaggedLocalIDs(_ db: Database, templateID: Int, facilityID: Int, excluding: String) throws -> [String] {
-        try db.fetchAll("""
+    public func flaggedLocalIDs(_ db: Database, templateID: Int, facilityID: Int, excluding: String) throws -> [String]
+    {
+        try db.fetchAll(
+            """
             SELECT local_id FROM inspections WHERE template_id = ? AND facility_id = ? AND follow_up_required = 1
                 AND status = 'completed' AND local_id <> ? ORDER BY local_id
-            """, [templateID, facilityID, excluding]).compactMap { $0["local_id"] }
+            """, [templateID, facilityID, excluding]
+        ).compactMap { $0["local_id"] }
     }
 
     /// Sets the follow-up mirror (the follow-up pull; tests).
     /// - Throws: `DatabaseError`.
     public func setFollowUp(localID: String, required: Bool, note: String?) throws {
         try queue.write { db in
-            try db.execute("UPDATE inspections SET follow_up_required = ?, follow_up_note = ? WHERE local_id = ?",
-                           [required, note, localID])
+            try db.execute(
+                "UPDATE inspections SET follow_up_required = ?, follow_up_note = ? WHERE local_id = ?",
+                [required, note, localID])
         }
     }
 
@@ -183,7 +203,8 @@ public final class InspectionStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func markSynced(localID: String, serverID: Int?, at now: Date) throws {
         try queue.write { db in
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE inspections SET sync_status = 'synced', server_id = coalesce(?, server_id), sync_error = NULL,
                     last_attempt_at = ?, updated_at = ?
                 WHERE local_id = ?
@@ -195,7 +216,8 @@ public final class InspectionStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func markAttempt(localID: String, attempts: Int, reason: String, at now: Date) throws {
         try queue.write { db in
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE inspections SET sync_attempts = ?, sync_error = ?, last_attempt_at = ?, updated_at = ?
                 WHERE local_id = ?
                 """, [attempts, reason, now, now, localID])
@@ -207,7 +229,8 @@ public final class InspectionStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func markFailed(localID: String, reason: String, at now: Date) throws {
         try queue.write { db in
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE inspections SET sync_status = 'failed', sync_error = ?, last_attempt_at = ?, updated_at = ?
                 WHERE local_id = ?
                 """, [reason, now, now, localID])
@@ -219,7 +242,8 @@ public final class InspectionStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func retryFailed(localID: String, at now: Date) throws -> Bool {
         try queue.write { db in
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE inspections SET sync_status = 'pending', sync_attempts = 0, sync_error = NULL,
                     last_attempt_at = NULL, updated_at = ?
                 WHERE local_id = ? AND status = 'completed' AND sync_status = 'failed'
@@ -242,18 +266,24 @@ public final class InspectionStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func failed() throws -> [FailedOutboxItem] {
         try queue.read { db in
-            try db.fetchAll("""
+            try db.fetchAll(
+                """
                 SELECT local_id, sync_error FROM inspections WHERE sync_status = 'failed' ORDER BY updated_at, local_id
-                """).map { FailedOutboxItem(kind: "inspection", localID: $0["local_id"] ?? "",
-                                            reason: $0["sync_error"] ?? "The server refused it.") }
+                """
+            ).map {
+                FailedOutboxItem(
+                    kind: "inspection", localID: $0["local_id"] ?? "",
+                    reason: $0["sync_error"] ?? "The server refused it.")
+            }
         }
     }
 
     /// The facility ids of inspections not yet synced (drafts included; seed 001 §8.4).
     /// - Throws: `DatabaseError`.
     public func facilityIDsReferencedByUnsyncedWork(db: Database) throws -> Set<Int> {
-        Set(try db.fetchAll("SELECT DISTINCT facility_id FROM inspections WHERE sync_status <> 'synced'")
-            .compactMap { $0["facility_id"] as Int? })
+        Set(
+            try db.fetchAll("SELECT DISTINCT facility_id FROM inspections WHERE sync_status <> 'synced'")
+                .compactMap { $0["facility_id"] as Int? })
     }
 
     static func inspection(_ row: Row) -> Inspection {
@@ -267,7 +297,8 @@ public final class InspectionStore: Sendable {
             projectID: row["project_id"],
             status: InspectionStatus(rawValue: row["status"] ?? "") ?? .draft,
             syncStatus: SyncStatus(rawValue: row["sync_status"] ?? "") ?? .pending,
-            syncAttempts: row["sync_attempts"] ?? 0, lastAttemptAt: row["last_attempt_at"], syncError: row["sync_error"],
+            syncAttempts: row["sync_attempts"] ?? 0, lastAttemptAt: row["last_attempt_at"],
+            syncError: row["sync_error"],
             formData: (try? JSONValue.parse(formText))?.objectValue ?? [:],
             schemaSnapshot: (try? JSONValue.parse(schemaText)) ?? .array([]), schemaHash: row["schema_hash"] ?? "",
             overallScore: row["overall_score"], startedAt: row["started_at"] ?? created,

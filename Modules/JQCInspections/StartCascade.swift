@@ -25,7 +25,9 @@ public struct StartCascade: Sendable, Hashable {
     /// The facilities offered for the chosen contract (each id once: rule 45), by name.
     public var availableFacilities: [Facility] {
         var seen = Set<Int>()
-        return facilities.filter { contractID == nil || $0.projectID == contractID }.filter { seen.insert($0.id).inserted }
+        return facilities.filter { contractID == nil || $0.projectID == contractID }.filter {
+            seen.insert($0.id).inserted
+        }
     }
 
     /// The areas offered for the chosen facility (rule 57).

@@ -5,6 +5,7 @@ import JQCStorage
 import JQCSync
 import JQCTestSupport
 import Testing
+
 @testable import JQCFacilities
 
 /// A migrated store and an API client over a scripted transport, signed in.
@@ -23,9 +24,10 @@ struct ReferenceFixture {
         try migrator.migrate(queue)
         store = ReferenceStore(queue: queue)
         let user = User(id: 7, username: "alex", role: "inspector")
-        api = APIClient(config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
-                        tokens: InMemoryTokenStore(Credentials(accessToken: "a", refreshToken: "r", user: user)),
-                        refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "test"), clock: clock)
+        api = APIClient(
+            config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
+            tokens: InMemoryTokenStore(Credentials(accessToken: "a", refreshToken: "r", user: user)),
+            refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "test"), clock: clock)
     }
 
     func stage(referenced: Set<Int> = []) -> ReferencePullStage {
@@ -43,13 +45,17 @@ struct ReferenceFixture {
 }
 
 func facility(_ id: Int, _ name: String, project: Int = 1, active: Bool = true) -> JSONValue {
-    ["id": .int(Int64(id)), "name": .string(name), "address": "1 Main St", "project_id": .int(Int64(project)),
-     "project_name": .string("Contract \(project)"), "is_active": .bool(active)]
+    [
+        "id": .int(Int64(id)), "name": .string(name), "address": "1 Main St", "project_id": .int(Int64(project)),
+        "project_name": .string("Contract \(project)"), "is_active": .bool(active),
+    ]
 }
 
 let schemaWithSnakeKeys: JSONValue = [
-    ["id": 1, "type": "table", "label": "Rooms", "row": 1, "col": 1, "colSpan": 12, "col_headers": ["A", "B"],
-     "table_rows": 2],
+    [
+        "id": 1, "type": "table", "label": "Rooms", "row": 1, "col": 1, "colSpan": 12, "col_headers": ["A", "B"],
+        "table_rows": 2,
+    ]
 ]
 
 @Suite("Reference pull (seed 001 §8 step 4)")
@@ -57,22 +63,32 @@ struct ReferencePullTests {
     @Test("the three collections are fetched one after another, and a facility repeated in the reply is stored once")
     func sequentialAndDeduplicated() async throws {
         let world = try ReferenceFixture()
-        world.script(facilities: [facility(11, "Main"), facility(21, "Clinic A", project: 2), facility(21, "Clinic A", project: 2)],
-                     areas: [["id": 111, "facility_id": 11, "name": "Lobby", "area_type": "lobby"]],
-                     templates: [["id": 3, "name": "Restroom QC", "description": "daily", "is_active": true,
-                                  "form_schema": schemaWithSnakeKeys]])
+        world.script(
+            facilities: [
+                facility(11, "Main"), facility(21, "Clinic A", project: 2), facility(21, "Clinic A", project: 2),
+            ],
+            areas: [["id": 111, "facility_id": 11, "name": "Lobby", "area_type": "lobby"]],
+            templates: [
+                [
+                    "id": 3, "name": "Restroom QC", "description": "daily", "is_active": true,
+                    "form_schema": schemaWithSnakeKeys,
+                ]
+            ])
         let report = try await world.stage().run(world.pass)
-        #expect(world.transport.requests.map(\.url.path) == ["/api/v1/facilities", "/api/v1/areas", "/api/v1/templates"])
+        #expect(
+            world.transport.requests.map(\.url.path) == ["/api/v1/facilities", "/api/v1/areas", "/api/v1/templates"])
         #expect(report.pulled == 4)
         #expect(try world.store.facilities().map(\.id) == [21, 11])
-        #expect(try world.store.contracts() == [Contract(id: 1, name: "Contract 1"), Contract(id: 2, name: "Contract 2")])
+        #expect(
+            try world.store.contracts() == [Contract(id: 1, name: "Contract 1"), Contract(id: 2, name: "Contract 2")])
     }
 
     @Test("a template's schema is stored exactly as sent: col_headers and table_rows keep their snake_case keys")
     func schemaIsRaw() async throws {
         let world = try ReferenceFixture()
-        world.script(facilities: [facility(11, "Main")],
-                     templates: [["id": 3, "name": "QC", "is_active": true, "form_schema": schemaWithSnakeKeys]])
+        world.script(
+            facilities: [facility(11, "Main")],
+            templates: [["id": 3, "name": "QC", "is_active": true, "form_schema": schemaWithSnakeKeys]])
         _ = try await world.stage().run(world.pass)
         let template = try #require(try world.store.template(id: 3))
         #expect(template.formSchema == schemaWithSnakeKeys)
@@ -82,8 +98,9 @@ struct ReferencePullTests {
     @Test("areas are related to their facility, and an area of an unknown facility is skipped")
     func areasRelated() async throws {
         let world = try ReferenceFixture()
-        world.script(facilities: [facility(11, "Main")],
-                     areas: [["id": 111, "facility_id": 11, "name": "Lobby"], ["id": 999, "facility_id": 99, "name": "Ghost"]])
+        world.script(
+            facilities: [facility(11, "Main")],
+            areas: [["id": 111, "facility_id": 11, "name": "Lobby"], ["id": 999, "facility_id": 99, "name": "Ghost"]])
         _ = try await world.stage().run(world.pass)
         #expect(try world.store.areas(facilityID: 11).map(\.name) == ["Lobby"])
         #expect(try world.store.area(id: 999) == nil)
@@ -122,12 +139,16 @@ struct ReferencePullTests {
     @Test("templates not returned are pruned and inactive ones are never offered")
     func templatesPrunedAndFiltered() async throws {
         let world = try ReferenceFixture()
-        world.script(facilities: [facility(11, "Main")],
-                     templates: [["id": 3, "name": "A", "is_active": true, "form_schema": []],
-                                 ["id": 4, "name": "B", "is_active": true, "form_schema": []]])
+        world.script(
+            facilities: [facility(11, "Main")],
+            templates: [
+                ["id": 3, "name": "A", "is_active": true, "form_schema": []],
+                ["id": 4, "name": "B", "is_active": true, "form_schema": []],
+            ])
         _ = try await world.stage().run(world.pass)
-        world.script(facilities: [facility(11, "Main")],
-                     templates: [["id": 3, "name": "A", "is_active": false, "form_schema": []]])
+        world.script(
+            facilities: [facility(11, "Main")],
+            templates: [["id": 3, "name": "A", "is_active": false, "form_schema": []]])
         _ = try await world.stage().run(world.pass)
         #expect(try world.store.template(id: 4) == nil)
         #expect(try world.store.templates(activeOnly: false).map(\.id) == [3])
@@ -148,8 +169,9 @@ struct ReferencePullTests {
     @Test("clear cache empties facilities, areas and templates")
     func clearCache() async throws {
         let world = try ReferenceFixture()
-        world.script(facilities: [facility(11, "Main")], areas: [["id": 111, "facility_id": 11, "name": "Lobby"]],
-                     templates: [["id": 3, "name": "A", "is_active": true, "form_schema": []]])
+        world.script(
+            facilities: [facility(11, "Main")], areas: [["id": 111, "facility_id": 11, "name": "Lobby"]],
+            templates: [["id": 3, "name": "A", "is_active": true, "form_schema": []]])
         _ = try await world.stage().run(world.pass)
         try ReferenceDataService(store: world.store).clearCache()
         #expect(try world.store.facilities(activeOnly: false).isEmpty)

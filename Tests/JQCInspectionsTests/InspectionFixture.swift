@@ -7,6 +7,7 @@ import JQCStorage
 import JQCSync
 import JQCTestSupport
 import Synchronization
+
 @testable import JQCInspections
 
 let restroomSchema: JSONValue = [
@@ -39,7 +40,9 @@ func expectInside(_ value: Bool) { precondition(value, "the hook must run inside
 /// A photo gate answering from a set of local ids.
 struct SetPhotoGate: InspectionPhotoGate {
     let waiting: Set<String>
-    func hasUnsettledPhotos(inspectionLocalID: String, db: Database) throws -> Bool { waiting.contains(inspectionLocalID) }
+    func hasUnsettledPhotos(inspectionLocalID: String, db: Database) throws -> Bool {
+        waiting.contains(inspectionLocalID)
+    }
 }
 
 /// A migrated store with reference data, a service with sequential ids on a manual clock, and an API
@@ -65,14 +68,17 @@ final class InspectionFixture: @unchecked Sendable {  // because: used by one te
         store = InspectionStore(queue: queue)
         self.hook = hook
         let counter = Counter()
-        service = InspectionService(store: store, reference: reference, clock: clock, submitHooks: [hook],
-                                    deletionHooks: [hook], makeID: {
-                                        counter.next()
-                                    })
+        service = InspectionService(
+            store: store, reference: reference, clock: clock, submitHooks: [hook],
+            deletionHooks: [hook],
+            makeID: {
+                counter.next()
+            })
         let user = User(id: 7, username: "alex", role: "inspector")
-        api = APIClient(config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
-                        tokens: InMemoryTokenStore(Credentials(accessToken: "a", refreshToken: "r", user: user)),
-                        refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "test"), clock: clock)
+        api = APIClient(
+            config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
+            tokens: InMemoryTokenStore(Credentials(accessToken: "a", refreshToken: "r", user: user)),
+            refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "test"), clock: clock)
         try seedReference(schema: restroomSchema)
     }
 
@@ -81,19 +87,26 @@ final class InspectionFixture: @unchecked Sendable {  // because: used by one te
     func seedReference(schema: JSONValue, templates: [Int] = [3, 9]) throws {
         var list: [InspectionTemplate] = []
         if templates.contains(3) {
-            list.append(InspectionTemplate(id: 3, name: "Restroom QC", formSchema: schema,
-                                           schemaHash: FormSchema(json: schema).hash))
+            list.append(
+                InspectionTemplate(
+                    id: 3, name: "Restroom QC", formSchema: schema,
+                    schemaHash: FormSchema(json: schema).hash))
         }
         if templates.contains(9) {
             list.append(InspectionTemplate(id: 9, name: "Legacy", isActive: false, formSchema: [], schemaHash: ""))
         }
-        try reference.apply(ReferenceReply(
-            facilities: [Facility(id: 11, name: "Main Courthouse", projectID: 1, projectName: "County"),
-                         Facility(id: 21, name: "Clinic A", projectID: 2, projectName: "Riverside"),
-                         Facility(id: 23, name: "Warehouse", projectID: 2, projectName: "Riverside", isActive: false)],
-            areas: [Area(id: 111, facilityID: 11, name: "Restrooms"), Area(id: 112, facilityID: 11, name: "Lobby"),
-                    Area(id: 211, facilityID: 21, name: "Waiting Room")],
-            templates: list), now: clock.now, referencedFacilityIDs: { _ in [] })
+        try reference.apply(
+            ReferenceReply(
+                facilities: [
+                    Facility(id: 11, name: "Main Courthouse", projectID: 1, projectName: "County"),
+                    Facility(id: 21, name: "Clinic A", projectID: 2, projectName: "Riverside"),
+                    Facility(id: 23, name: "Warehouse", projectID: 2, projectName: "Riverside", isActive: false),
+                ],
+                areas: [
+                    Area(id: 111, facilityID: 11, name: "Restrooms"), Area(id: 112, facilityID: 11, name: "Lobby"),
+                    Area(id: 211, facilityID: 21, name: "Waiting Room"),
+                ],
+                templates: list), now: clock.now, referencedFacilityIDs: { _ in [] })
     }
 
     /// A draft of template 3 at facility 11, answered so it can be submitted.
@@ -116,5 +129,9 @@ final class InspectionFixture: @unchecked Sendable {  // because: used by one te
 /// Sequential local ids: `local-1`, `local-2`, …
 final class Counter: Sendable {
     private let value = Mutex(0)
-    func next() -> String { value.withLock { $0 += 1; return "local-\($0)" } }
+    func next() -> String {
+        value.withLock {
+            $0 += 1; return "local-\($0)"
+        }
+    }
 }

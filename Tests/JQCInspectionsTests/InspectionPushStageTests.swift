@@ -3,6 +3,7 @@ import JQCKit
 import JQCNetwork
 import JQCSync
 import Testing
+
 @testable import JQCInspections
 
 @Suite("Inspections push stage (seed 001 §8 step 2)")
@@ -10,7 +11,8 @@ struct InspectionPushStageTests {
     func submitted(_ world: InspectionFixture, photo: String? = nil) throws -> Inspection {
         let draft = try world.answeredDraft()
         if let photo {
-            try world.service.save(localID: draft.localID, formData: draft.formData.merging(["4": .string(photo)]) { $1 })
+            try world.service.save(
+                localID: draft.localID, formData: draft.formData.merging(["4": .string(photo)]) { $1 })
         }
         return try world.service.submit(localID: draft.localID).inspection
     }
@@ -19,10 +21,14 @@ struct InspectionPushStageTests {
     func payload() throws {
         let world = try InspectionFixture()
         let draft = try world.answeredDraft(area: nil)
-        try world.service.save(localID: draft.localID, formData: draft.formData.merging([
-            "4": "local:///tmp/p.jpg", "5": ["local://x", "kept"],
-        ]) { $1 })
-        let inspection = try world.service.submit(localID: draft.localID, location: Coordinate(latitude: 1.5, longitude: 2.5)).inspection
+        try world.service.save(
+            localID: draft.localID,
+            formData: draft.formData.merging([
+                "4": "local:///tmp/p.jpg", "5": ["local://x", "kept"],
+            ]) { $1 })
+        let inspection = try world.service.submit(
+            localID: draft.localID, location: Coordinate(latitude: 1.5, longitude: 2.5)
+        ).inspection
         let body = InspectionPushStage.payload(for: inspection)
         #expect(body["local_id"] == "local-1")
         #expect(body["form_data"] == ["2": "4", "3": "Pass", "4": "", "5": ["", "kept"]])
@@ -38,7 +44,8 @@ struct InspectionPushStageTests {
     func success() async throws {
         let world = try InspectionFixture()
         let inspection = try submitted(world)
-        world.transport.route(.post, path: "/api/v1/inspections", [.ok(["id": 3001, "local_id": "local-1"], status: 201)])
+        world.transport.route(
+            .post, path: "/api/v1/inspections", [.ok(["id": 3001, "local_id": "local-1"], status: 201)])
         let report = try await world.stage().run(world.pass())
         #expect(report.pushed == 1)
         let stored = try world.service.inspection(localID: inspection.localID)
@@ -54,17 +61,25 @@ struct InspectionPushStageTests {
         let first = try submitted(world)
         world.clock.advance(by: 1)
         let second = try submitted(world)
-        world.transport.route(.post, path: "/api/v1/inspections", [
-            .error(422, "The facility 11 is not in your contracts."), .ok(["id": 3002], status: 201),
-        ])
+        world.transport.route(
+            .post, path: "/api/v1/inspections",
+            [
+                .error(422, "The facility 11 is not in your contracts."), .ok(["id": 3002], status: 201),
+            ])
         let report = try await world.stage().run(world.pass())
         #expect(report.failed == 1)
         #expect(report.pushed == 1)
         #expect(try world.service.inspection(localID: first.localID).syncStatus == .failed)
-        #expect(try world.service.inspection(localID: first.localID).syncError == "The facility 11 is not in your contracts.")
+        #expect(
+            try world.service.inspection(localID: first.localID).syncError
+                == "The facility 11 is not in your contracts.")
         #expect(try world.service.inspection(localID: second.localID).serverID == 3002)
-        #expect(try world.store.failed() == [FailedOutboxItem(kind: "inspection", localID: first.localID,
-                                                              reason: "The facility 11 is not in your contracts.")])
+        #expect(
+            try world.store.failed() == [
+                FailedOutboxItem(
+                    kind: "inspection", localID: first.localID,
+                    reason: "The facility 11 is not in your contracts.")
+            ])
     }
 
     @Test("a 5xx keeps it pending with one counted try; the fifth counted try fails it; nothing is deleted")

@@ -2,6 +2,7 @@ import Foundation
 import JQCFacilities
 import JQCKit
 import Testing
+
 @testable import JQCInspections
 
 @Suite("Inspection service (seed 001 §11)")
@@ -9,20 +10,32 @@ struct InspectionServiceTests {
     @Test("start refuses an unknown or inactive template, an inactive facility, and an area of another facility")
     func startRefusals() throws {
         let world = try InspectionFixture()
-        #expect(throws: InspectionsError(.unknownTemplate,
-            "There is no template 99 on this device; run 'sync' and pick one from 'templates'.")) {
+        #expect(
+            throws: InspectionsError(
+                .unknownTemplate,
+                "There is no template 99 on this device; run 'sync' and pick one from 'templates'.")
+        ) {
             try world.service.start(StartRequest(templateID: 99, facilityID: 11))
         }
-        #expect(throws: InspectionsError(.unknownTemplate,
-            "The template 9 (Legacy) is no longer active; pick one from 'templates'.")) {
+        #expect(
+            throws: InspectionsError(
+                .unknownTemplate,
+                "The template 9 (Legacy) is no longer active; pick one from 'templates'.")
+        ) {
             try world.service.start(StartRequest(templateID: 9, facilityID: 11))
         }
-        #expect(throws: InspectionsError(.unknownFacility,
-            "The facility 23 (Warehouse) is no longer in your contracts; pick one from 'facilities'.")) {
+        #expect(
+            throws: InspectionsError(
+                .unknownFacility,
+                "The facility 23 (Warehouse) is no longer in your contracts; pick one from 'facilities'.")
+        ) {
             try world.service.start(StartRequest(templateID: 3, facilityID: 23))
         }
-        #expect(throws: InspectionsError(.unknownArea,
-            "The area 211 is not part of Main Courthouse; its areas are: 112 Lobby, 111 Restrooms.")) {
+        #expect(
+            throws: InspectionsError(
+                .unknownArea,
+                "The area 211 is not part of Main Courthouse; its areas are: 112 Lobby, 111 Restrooms.")
+        ) {
             try world.service.start(StartRequest(templateID: 3, facilityID: 11, areaID: 211))
         }
         #expect(try world.service.list().isEmpty)
@@ -89,7 +102,8 @@ struct InspectionServiceTests {
         let world = try InspectionFixture()
         let draft = try world.answeredDraft()
         world.clock.advance(by: 90)
-        let result = try world.service.submit(localID: draft.localID, location: Coordinate(latitude: 40.5, longitude: -74.25))
+        let result = try world.service.submit(
+            localID: draft.localID, location: Coordinate(latitude: 40.5, longitude: -74.25))
         let stored = try world.service.inspection(localID: draft.localID)
         #expect(stored.status == .completed)
         #expect(stored.syncStatus == .pending)
@@ -117,7 +131,9 @@ struct InspectionServiceTests {
     func failingHookRollsBack() throws {
         let world = try InspectionFixture(hook: RecordingHook(failing: true))
         let draft = try world.answeredDraft()
-        #expect(throws: InspectionsError(.invalidState, "hook refused")) { try world.service.submit(localID: draft.localID) }
+        #expect(throws: InspectionsError(.invalidState, "hook refused")) {
+            try world.service.submit(localID: draft.localID)
+        }
         let stored = try world.service.inspection(localID: draft.localID)
         #expect(stored.status == .draft)
         #expect(stored.overallScore == nil)
@@ -128,7 +144,9 @@ struct InspectionServiceTests {
     func pinnedSchema() throws {
         let world = try InspectionFixture()
         let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
-        let changed: JSONValue = [["id": 7, "type": "text", "label": "New required", "row": 1, "col": 1, "required": true]]
+        let changed: JSONValue = [
+            ["id": 7, "type": "text", "label": "New required", "row": 1, "col": 1, "required": true]
+        ]
         try world.seedReference(schema: changed)
         try world.service.answer(localID: draft.localID, fieldID: "2", arguments: ["5"])
         try world.service.answer(localID: draft.localID, fieldID: "3", arguments: ["Fail"])
@@ -144,9 +162,11 @@ struct InspectionServiceTests {
         let world = try InspectionFixture()
         let draft = try world.answeredDraft()
         _ = try world.service.submit(localID: draft.localID)
-        for action in [{ try world.service.answer(localID: draft.localID, fieldID: "5", arguments: ["x"]) },
-                       { try world.service.save(localID: draft.localID) },
-                       { try world.service.deleteDraft(localID: draft.localID) }] as [() throws -> Void] {
+        for action in [
+            { try world.service.answer(localID: draft.localID, fieldID: "5", arguments: ["x"]) },
+            { try world.service.save(localID: draft.localID) },
+            { try world.service.deleteDraft(localID: draft.localID) },
+        ] as [() throws -> Void] {
             let error = #expect(throws: InspectionsError.self) { try action() }
             #expect(error?.code == .notADraft)
         }
@@ -187,9 +207,13 @@ struct FollowUpClearingTests {
         return parent
     }
 
-    func reinspection(_ world: InspectionFixture, parentLocal: String? = nil, parentServer: Int? = nil) throws -> Inspection {
-        let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11, parentInspectionLocalID: parentLocal,
-                                                         parentInspectionServerID: parentServer))
+    func reinspection(_ world: InspectionFixture, parentLocal: String? = nil, parentServer: Int? = nil) throws
+        -> Inspection
+    {
+        let draft = try world.service.start(
+            StartRequest(
+                templateID: 3, facilityID: 11, parentInspectionLocalID: parentLocal,
+                parentInspectionServerID: parentServer))
         try world.service.answer(localID: draft.localID, fieldID: "2", arguments: ["5"])
         try world.service.answer(localID: draft.localID, fieldID: "3", arguments: ["Pass"])
         return draft
@@ -218,7 +242,8 @@ struct FollowUpClearingTests {
         let world = try InspectionFixture()
         let parent = try flaggedParent(world)
         let child = try reinspection(world, parentServer: 999)
-        #expect(try world.service.submit(localID: child.localID).followUp == .clearedByTemplateAndFacility(parent.localID))
+        #expect(
+            try world.service.submit(localID: child.localID).followUp == .clearedByTemplateAndFacility(parent.localID))
     }
 
     @Test("rule 15: with two flagged candidates the fallback refuses and clears neither")

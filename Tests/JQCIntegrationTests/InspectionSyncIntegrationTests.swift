@@ -32,7 +32,8 @@ extension TestApp {
 
 @Suite("Inspections and reference data against the dev server's fault modes (issue 7)")
 struct InspectionSyncIntegrationTests {
-    @Test("reference pull: the repeated facility 21 is stored once, contracts come from active facilities, areas belong")
+    @Test(
+        "reference pull: the repeated facility 21 is stored once, contracts come from active facilities, areas belong")
     func referencePull() async throws {
         let world = try TestApp()
         try await world.ready()

@@ -9,13 +9,18 @@ struct InspectionCommandTests {
 
     @Test("facilities prints each facility once with the SHELL.md keys; contracts, areas and templates read the cache")
     func referenceCommands() throws {
-        let result = try ShellHarness().run(["--json", "-c", "\(login); facilities; contracts; areas 11; templates; facilities --contract 2"])
+        let result = try ShellHarness().run([
+            "--json", "-c", "\(login); facilities; contracts; areas 11; templates; facilities --contract 2",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.jsonLines
         let facilities = try #require(lines[2]["data"]?["facilities"]?.arrayValue)
         #expect(facilities.compactMap { $0["id"]?.intValue }.sorted() == [11, 12, 21, 22])
-        #expect(facilities.first { $0["id"] == 21 } == ["id": 21, "name": "Riverside Clinic A", "project_id": 2,
-                                                         "project_name": "Riverside Medical Offices", "is_active": true])
+        #expect(
+            facilities.first { $0["id"] == 21 } == [
+                "id": 21, "name": "Riverside Clinic A", "project_id": 2,
+                "project_name": "Riverside Medical Offices", "is_active": true,
+            ])
         #expect(lines[2]["data"]?["phase"] == "content")
         #expect(lines[2]["data"]?["stale"] == false)
         #expect(lines[3]["data"]?["contracts"]?.arrayValue?.compactMap { $0["id"]?.intValue } == [1, 2])
@@ -27,7 +32,9 @@ struct InspectionCommandTests {
     @Test("start, form, a refused submit, answer, submit: JSON keys as SHELL.md says, and the next run continues it")
     func inspectionFlow() throws {
         let harness = ShellHarness()
-        let first = try harness.run(["--json", "-c", "\(login); start --template 3 --facility 11 --area 111; form; submit"])
+        let first = try harness.run([
+            "--json", "-c", "\(login); start --template 3 --facility 11 --area 111; form; submit",
+        ])
         #expect(first.status == 1)
         let lines = first.jsonLines
         let localID = try #require(lines[2]["data"]?["local_id"]?.stringValue)
@@ -57,12 +64,16 @@ struct InspectionCommandTests {
     @Test("delete-draft needs --yes, deletes drafts only, and refuses a submitted inspection with a sentence")
     func deleteDraft() throws {
         let harness = ShellHarness()
-        let started = try harness.run(["--json", "-c", "\(login); start --template 5 --facility 21; start --template 3 --facility 11"])
+        let started = try harness.run([
+            "--json", "-c", "\(login); start --template 5 --facility 21; start --template 3 --facility 11",
+        ])
         #expect(started.status == 0, "\(started.stderr)")
         let draft = try #require(started.jsonLines[2]["data"]?["local_id"]?.stringValue)
         let refused = try harness.run(["--json", "-c", "delete-draft \(draft)"])
         #expect(refused.status == 1)
-        #expect(refused.jsonLines.first?["error"]?.stringValue?.hasPrefix("Deleting a draft cannot be undone; add --yes") == true)
+        #expect(
+            refused.jsonLines.first?["error"]?.stringValue?.hasPrefix("Deleting a draft cannot be undone; add --yes")
+                == true)
         let deleted = try harness.run(["--json", "-c", "delete-draft \(draft) --yes; drafts"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(deleted.jsonLines[1]["data"]?["drafts"]?.arrayValue?.count == 1)
@@ -70,14 +81,17 @@ struct InspectionCommandTests {
         let id = try #require(submitted.jsonLines[1]["data"]?["local_id"]?.stringValue)
         let frozen = try harness.run(["--json", "-c", "delete-draft \(id) --yes"])
         #expect(frozen.status == 1)
-        #expect(frozen.jsonLines.first?["error"]?.stringValue?.contains("only drafts can be changed or deleted") == true)
+        #expect(
+            frozen.jsonLines.first?["error"]?.stringValue?.contains("only drafts can be changed or deleted") == true)
     }
 
     @Test("clear-cache empties reference data but keeps inspections; offline history fails with a sentence")
     func clearCacheAndOfflineHistory() throws {
         let harness = ShellHarness()
-        let result = try harness.run(["--json", "-c",
-            "\(login); start --template 3 --facility 11; clear-cache; facilities; inspections; offline; history"])
+        let result = try harness.run([
+            "--json", "-c",
+            "\(login); start --template 3 --facility 11; clear-cache; facilities; inspections; offline; history",
+        ])
         #expect(result.status == 1)
         let lines = result.jsonLines
         #expect(lines[4]["data"]?["facilities"] == [])

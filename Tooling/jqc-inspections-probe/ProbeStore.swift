@@ -11,8 +11,9 @@ enum ProbeStore {
     }
 
     static func recordSubmitted(_ db: Database, localID: String) throws {
-        try db.execute("INSERT INTO probe_submitted (local_id, payload) VALUES (?, ?)",
-                       [localID, String(repeating: "h", count: 2_000)])
+        try db.execute(
+            "INSERT INTO probe_submitted (local_id, payload) VALUES (?, ?)",
+            [localID, String(repeating: "h", count: 2_000)])
     }
 
     /// Every violation of: completed ⇔ completed_at ⇔ score ⇔ the hook's row; completed ⇒ pending;
@@ -23,7 +24,8 @@ enum ProbeStore {
             var violations: [String] = []
             let integrity: String = try db.scalar("PRAGMA integrity_check") ?? "?"
             if integrity != "ok" { violations.append("integrity: \(integrity)") }
-            let rows = try db.fetchAll("""
+            let rows = try db.fetchAll(
+                """
                 SELECT i.local_id, i.status, i.sync_status, i.completed_at, i.overall_score,
                     (SELECT count(*) FROM probe_submitted p WHERE p.local_id = i.local_id) AS hooked
                 FROM inspections i
@@ -39,19 +41,23 @@ enum ProbeStore {
                 if status == "completed" {
                     completed += 1
                     if !(hasCompletedAt && hasScore && hooked == 1 && sync == "pending") {
-                        violations.append("\(id): completed but completed_at=\(hasCompletedAt) score=\(hasScore) "
-                            + "hook=\(hooked) sync=\(sync)")
+                        violations.append(
+                            "\(id): completed but completed_at=\(hasCompletedAt) score=\(hasScore) "
+                                + "hook=\(hooked) sync=\(sync)")
                     }
                 } else {
                     drafts += 1
                     if hasCompletedAt || hasScore || hooked != 0 {
-                        violations.append("\(id): draft but completed_at=\(hasCompletedAt) score=\(hasScore) hook=\(hooked)")
+                        violations.append(
+                            "\(id): draft but completed_at=\(hasCompletedAt) score=\(hasScore) hook=\(hooked)")
                     }
                 }
             }
-            let orphans: Int = try db.scalar("""
-                SELECT count(*) FROM probe_submitted WHERE local_id NOT IN (SELECT local_id FROM inspections)
-                """) ?? 0
+            let orphans: Int =
+                try db.scalar(
+                    """
+                    SELECT count(*) FROM probe_submitted WHERE local_id NOT IN (SELECT local_id FROM inspections)
+                    """) ?? 0
             if orphans > 0 { violations.append("\(orphans) hook rows without an inspection") }
             return (drafts, completed, violations)
         }

@@ -49,13 +49,17 @@ switch arguments[1] {
 case "submit-loop":
     let reference = ReferenceStore(queue: queue)
     do {
-        try reference.apply(ReferenceReply(
-            facilities: [Facility(id: 11, name: "Main", projectID: 1, projectName: "Contract")], areas: [],
-            templates: [InspectionTemplate(id: 3, name: "QC", formSchema: schema, schemaHash: FormSchema(json: schema).hash)]),
+        try reference.apply(
+            ReferenceReply(
+                facilities: [Facility(id: 11, name: "Main", projectID: 1, projectName: "Contract")], areas: [],
+                templates: [
+                    InspectionTemplate(id: 3, name: "QC", formSchema: schema, schemaHash: FormSchema(json: schema).hash)
+                ]),
             now: Date(), referencedFacilityIDs: { _ in [] })
     } catch { fail("\(error)") }
-    let service = InspectionService(store: InspectionStore(queue: queue), reference: reference, clock: SystemClock(),
-                                    submitHooks: [ProbeHook()])
+    let service = InspectionService(
+        store: InspectionStore(queue: queue), reference: reference, clock: SystemClock(),
+        submitHooks: [ProbeHook()])
     var count = 0
     while true {
         do {

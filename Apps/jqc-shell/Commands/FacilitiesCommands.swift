@@ -31,15 +31,18 @@ enum FacilitiesCommands {
         do { return try body() } catch { throw ShellError.failed("\(error)") }
     }
 
-    static let contracts = Command("contracts", summary: "Contracts of the active facilities (cached).") { context, words in
+    static let contracts = Command("contracts", summary: "Contracts of the active facilities (cached).") {
+        context, words in
         _ = try ParsedArguments(words, usage: "contracts")
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.contracts() }
         let (data, note) = phase(loaded, noun: "contracts")
         let lines = loaded.value.map { "\($0.id)  \($0.name)" }
-        return CommandOutput(render(lines, note: note), data: data.merging([
-            "contracts": .array(loaded.value.map { .object(["id": .int(Int64($0.id)), "name": .string($0.name)]) }),
-        ]) { $1 })
+        return CommandOutput(
+            render(lines, note: note),
+            data: data.merging([
+                "contracts": .array(loaded.value.map { .object(["id": .int(Int64($0.id)), "name": .string($0.name)]) })
+            ]) { $1 })
     }
 
     static let facilities = Command(
@@ -47,22 +50,27 @@ enum FacilitiesCommands {
     ) { context, words in
         let usage = "facilities [--contract ID]"
         let arguments = try ParsedArguments(words, valueOptions: ["contract"], usage: usage)
-        guard arguments.positionals.isEmpty else { throw ShellError.usage("facilities takes no words. Usage: \(usage)") }
+        guard arguments.positionals.isEmpty else {
+            throw ShellError.usage("facilities takes no words. Usage: \(usage)")
+        }
         let contract = try arguments.intOption("contract", usage: usage)
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.facilities(contractID: contract) }
         let (data, note) = phase(loaded, noun: "facilities")
         let lines = loaded.value.map { "\($0.id)  \($0.name)  — \($0.projectName ?? "no contract")" }
         let items: [JSONValue] = loaded.value.map { facility in
-            .object(["id": .int(Int64(facility.id)), "name": .string(facility.name),
-                     "project_id": facility.projectID.map { .int(Int64($0)) } ?? .null,
-                     "project_name": facility.projectName.map(JSONValue.string) ?? .null,
-                     "is_active": .bool(facility.isActive)])
+            .object([
+                "id": .int(Int64(facility.id)), "name": .string(facility.name),
+                "project_id": facility.projectID.map { .int(Int64($0)) } ?? .null,
+                "project_name": facility.projectName.map(JSONValue.string) ?? .null,
+                "is_active": .bool(facility.isActive),
+            ])
         }
         return CommandOutput(render(lines, note: note), data: data.merging(["facilities": .array(items)]) { $1 })
     }
 
-    static let areas = Command("areas", usage: "FACILITY_ID", summary: "Areas of one facility (cached).") { context, words in
+    static let areas = Command("areas", usage: "FACILITY_ID", summary: "Areas of one facility (cached).") {
+        context, words in
         let usage = "areas FACILITY_ID"
         let arguments = try ParsedArguments(words, usage: usage)
         guard arguments.positionals.count == 1, let facility = Int(arguments.positionals[0]) else {
@@ -73,8 +81,10 @@ enum FacilitiesCommands {
         let (data, note) = phase(loaded, noun: "areas")
         let lines = loaded.value.map { "\($0.id)  \($0.name)" + ($0.areaType.map { " (\($0))" } ?? "") }
         let items: [JSONValue] = loaded.value.map { area in
-            .object(["id": .int(Int64(area.id)), "facility_id": .int(Int64(area.facilityID)), "name": .string(area.name),
-                     "area_type": area.areaType.map(JSONValue.string) ?? .null])
+            .object([
+                "id": .int(Int64(area.id)), "facility_id": .int(Int64(area.facilityID)), "name": .string(area.name),
+                "area_type": area.areaType.map(JSONValue.string) ?? .null,
+            ])
         }
         return CommandOutput(render(lines, note: note), data: data.merging(["areas": .array(items)]) { $1 })
     }
@@ -86,9 +96,11 @@ enum FacilitiesCommands {
         let (data, note) = phase(loaded, noun: "templates")
         let lines = loaded.value.map { "\($0.id)  \($0.name)" + ($0.description.map { " — \($0)" } ?? "") }
         let items: [JSONValue] = loaded.value.map { template in
-            .object(["id": .int(Int64(template.id)), "name": .string(template.name),
-                     "description": template.description.map(JSONValue.string) ?? .null,
-                     "is_active": .bool(template.isActive), "schema_hash": .string(template.schemaHash)])
+            .object([
+                "id": .int(Int64(template.id)), "name": .string(template.name),
+                "description": template.description.map(JSONValue.string) ?? .null,
+                "is_active": .bool(template.isActive), "schema_hash": .string(template.schemaHash),
+            ])
         }
         return CommandOutput(render(lines, note: note), data: data.merging(["templates": .array(items)]) { $1 })
     }
@@ -100,7 +112,8 @@ enum FacilitiesCommands {
         _ = try ParsedArguments(words, usage: "clear-cache")
         let engine = try await context.engine()
         try read { try engine.app.reference.clearCache() }
-        return CommandOutput("Reference cache cleared; run 'sync' to pull facilities, areas and templates again.",
-                             data: ["cleared": ["facilities", "areas", "templates"]])
+        return CommandOutput(
+            "Reference cache cleared; run 'sync' to pull facilities, areas and templates again.",
+            data: ["cleared": ["facilities", "areas", "templates"]])
     }
 }

@@ -5,7 +5,7 @@ import JQCKit
 import JQCNetwork
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `start`, `drafts`, `inspections`, `open`, `form`, `answer`, `save`, `submit`, `delete-draft`, `history`,
@@ -51,7 +51,8 @@ enum InspectionCommands {
     }
 
     static func line(_ inspection: Inspection) -> String {
-        var text = "\(inspection.localID)  [\(inspection.badge.label)]  \(inspection.templateName) — \(inspection.facilityName)"
+        var text =
+            "\(inspection.localID)  [\(inspection.badge.label)]  \(inspection.templateName) — \(inspection.facilityName)"
         if let area = inspection.areaName { text += " / \(area)" }
         if let score = inspection.overallScore { text += "  score \(ScoreExplanation.format(score))" }
         if let error = inspection.syncError, inspection.syncStatus == .failed { text += "  — \(error)" }
@@ -60,7 +61,9 @@ enum InspectionCommands {
 
     /// The terminal width: `$COLUMNS`, else the terminal's, else 100 (not a terminal).
     static func terminalWidth() -> Int {
-        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 {
+            return columns
+        }
         var size = winsize()
         if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             return Int(size.ws_col)
@@ -82,7 +85,8 @@ enum InspectionCommands {
         let arguments = try ParsedArguments(words, valueOptions: ["template", "facility", "area"], usage: usage)
         guard arguments.positionals.isEmpty else { throw ShellError.usage("start takes only options. Usage: \(usage)") }
         guard let template = try arguments.intOption("template", usage: usage),
-              let facility = try arguments.intOption("facility", usage: usage) else {
+            let facility = try arguments.intOption("facility", usage: usage)
+        else {
             throw ShellError.usage("Give --template ID and --facility ID. Usage: \(usage)")
         }
         let area = try arguments.intOption("area", usage: usage)
@@ -91,39 +95,50 @@ enum InspectionCommands {
     }
 
     /// Starts a draft from a request, makes it current, and reports it (shared by every `start` form).
-    static func startDraft(_ context: CommandContext, _ engine: ShellEngine, _ request: StartRequest) throws -> CommandOutput {
+    static func startDraft(_ context: CommandContext, _ engine: ShellEngine, _ request: StartRequest) throws
+        -> CommandOutput
+    {
         let inspection = try perform { try engine.app.inspections.start(request) }
         try makeCurrent(context, inspection.localID)
-        return CommandOutput("Started \(inspection.localID): \(inspection.templateName) at \(inspection.facilityName)"
-                                + (inspection.areaName.map { " / \($0)" } ?? "") + ". It is now the current inspection.",
-                             data: ["local_id": .string(inspection.localID), "inspection": summary(inspection)])
+        return CommandOutput(
+            "Started \(inspection.localID): \(inspection.templateName) at \(inspection.facilityName)"
+                + (inspection.areaName.map { " / \($0)" } ?? "") + ". It is now the current inspection.",
+            data: ["local_id": .string(inspection.localID), "inspection": summary(inspection)])
     }
 
     static let drafts = Command("drafts", summary: "Local drafts with their badge.") { context, words in
         _ = try ParsedArguments(words, usage: "drafts")
         let engine = try await context.engine()
         let list = try perform { try engine.app.inspections.list(draftsOnly: true) }
-        return CommandOutput(list.isEmpty ? "No drafts." : list.map(line).joined(separator: "\n"),
-                             data: ["drafts": .array(list.map(summary))])
+        return CommandOutput(
+            list.isEmpty ? "No drafts." : list.map(line).joined(separator: "\n"),
+            data: ["drafts": .array(list.map(summary))])
     }
 
-    static let inspections = Command("inspections", summary: "Every local inspection with its badge.") { context, words in
+    static let inspections = Command("inspections", summary: "Every local inspection with its badge.") {
+        context, words in
         _ = try ParsedArguments(words, usage: "inspections")
         let engine = try await context.engine()
         let list = try perform { try engine.app.inspections.list() }
-        return CommandOutput(list.isEmpty ? "No inspections on this device." : list.map(line).joined(separator: "\n"),
-                             data: ["inspections": .array(list.map(summary))])
+        return CommandOutput(
+            list.isEmpty ? "No inspections on this device." : list.map(line).joined(separator: "\n"),
+            data: ["inspections": .array(list.map(summary))])
     }
 
-    static let open = Command("open", usage: "LOCAL_ID", summary: "Make a local inspection current.") { context, words in
+    static let open = Command("open", usage: "LOCAL_ID", summary: "Make a local inspection current.") {
+        context, words in
         let usage = "open LOCAL_ID"
         let arguments = try ParsedArguments(words, usage: usage)
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         let engine = try await context.engine()
         let inspection = try perform { try engine.app.inspections.inspection(localID: arguments.positionals[0]) }
         try makeCurrent(context, inspection.localID)
-        return CommandOutput("Opened " + line(inspection), data: ["local_id": .string(inspection.localID),
-                                                                  "inspection": summary(inspection)])
+        return CommandOutput(
+            "Opened " + line(inspection),
+            data: [
+                "local_id": .string(inspection.localID),
+                "inspection": summary(inspection),
+            ])
     }
 
     static let form = Command(
@@ -136,13 +151,16 @@ enum InspectionCommands {
         let engine = try await context.engine()
         let inspection = try perform { try engine.app.inspections.inspection(localID: try currentID(context)) }
         let schema = inspection.schema
-        let text = FormRenderer.render(schema: schema, answers: inspection.formData, width: terminalWidth(),
-                                       style: arguments.has("stacked") ? .stacked : .grid)
-        return CommandOutput(line(inspection) + "\n" + text, data: [
-            "local_id": .string(inspection.localID), "fields": .array(schema.fields.map(\.summaryJSON)),
-            "answers": .object(inspection.formData), "status": .string(inspection.status.rawValue),
-            "schema_hash": .string(inspection.schemaHash),
-        ])
+        let text = FormRenderer.render(
+            schema: schema, answers: inspection.formData, width: terminalWidth(),
+            style: arguments.has("stacked") ? .stacked : .grid)
+        return CommandOutput(
+            line(inspection) + "\n" + text,
+            data: [
+                "local_id": .string(inspection.localID), "fields": .array(schema.fields.map(\.summaryJSON)),
+                "answers": .object(inspection.formData), "status": .string(inspection.status.rawValue),
+                "schema_hash": .string(inspection.schemaHash),
+            ])
     }
 
     static let answer = Command(
@@ -154,9 +172,12 @@ enum InspectionCommands {
         guard let field = words.first else { throw ShellError.usage("Give FIELD_ID and a value. Usage: \(usage)") }
         let engine = try await context.engine()
         let id = try currentID(context)
-        let value = try perform { try engine.app.inspections.answer(localID: id, fieldID: field, arguments: Array(words.dropFirst())) }
-        return CommandOutput(value.map { "\(field) = \($0.jsonString())" } ?? "\(field) cleared.",
-                             data: ["local_id": .string(id), "field_id": .string(field), "value": value ?? .null])
+        let value = try perform {
+            try engine.app.inspections.answer(localID: id, fieldID: field, arguments: Array(words.dropFirst()))
+        }
+        return CommandOutput(
+            value.map { "\(field) = \($0.jsonString())" } ?? "\(field) cleared.",
+            data: ["local_id": .string(id), "field_id": .string(field), "value": value ?? .null])
     }
 
     static let save = Command("save", summary: "Save the current draft.") { context, words in
@@ -170,14 +191,16 @@ enum InspectionCommands {
     static let submit = Command(
         "submit", usage: "[--gps LAT,LON]",
         summary: "Validate required fields, score, and queue the current inspection for sync.",
-        help: "Refused with the list of required fields still unanswered. GPS is optional.\nExample: submit --gps 40.7,-74.0"
+        help:
+            "Refused with the list of required fields still unanswered. GPS is optional.\nExample: submit --gps 40.7,-74.0"
     ) { context, words in
         let usage = "submit [--gps LAT,LON]"
         let arguments = try ParsedArguments(words, valueOptions: ["gps"], usage: usage)
         var location: Coordinate?
         if let text = arguments.option("gps") {
             guard let parsed = Coordinate(text: text) else {
-                throw ShellError.usage("--gps must be LAT,LON in degrees (e.g. 40.71,-74.01), not '\(text)'. Usage: \(usage)")
+                throw ShellError.usage(
+                    "--gps must be LAT,LON in degrees (e.g. 40.71,-74.01), not '\(text)'. Usage: \(usage)")
             }
             location = parsed
         }
@@ -185,18 +208,24 @@ enum InspectionCommands {
         let id = try currentID(context)
         let result = try perform { try engine.app.inspections.submit(localID: id, location: location) }
         let inspection = result.inspection
-        var text = "Submitted \(id): score " + (inspection.overallScore.map { ScoreExplanation.format($0) } ?? "none")
+        var text =
+            "Submitted \(id): score " + (inspection.overallScore.map { ScoreExplanation.format($0) } ?? "none")
             + ". Queued for sync (Pending Sync)."
         if case .ambiguous(let count) = result.followUp {
-            text += "\nThe parent's follow-up flag was not cleared here: \(count) flagged inspections match; "
+            text +=
+                "\nThe parent's follow-up flag was not cleared here: \(count) flagged inspections match; "
                 + "the server clears the right one when this syncs."
         }
         if engine.background, await engine.app.connectivity.isOnline {
             let sync = engine.app.sync
             Task { _ = try? await sync.sync(explicit: false) }
         }
-        return CommandOutput(text, data: ["local_id": .string(id), "inspection": summary(inspection),
-                                          "overall_score": inspection.overallScore.map(JSONValue.double) ?? .null])
+        return CommandOutput(
+            text,
+            data: [
+                "local_id": .string(id), "inspection": summary(inspection),
+                "overall_score": inspection.overallScore.map(JSONValue.double) ?? .null,
+            ])
     }
 
     static let deleteDraft = Command(
@@ -216,13 +245,15 @@ enum InspectionCommands {
     }
 
     static func historyJSON(_ row: HistoryInspection) -> JSONValue {
-        .object(["id": .int(Int64(row.id)), "local_id": row.localID.map(JSONValue.string) ?? .null,
-                 "template_name": row.templateName.map(JSONValue.string) ?? .null,
-                 "facility_name": row.facilityName.map(JSONValue.string) ?? .null,
-                 "area_name": row.areaName.map(JSONValue.string) ?? .null,
-                 "inspection_date": row.inspectionDate.map(JSONValue.string) ?? .null,
-                 "overall_score": row.overallScore.map(JSONValue.double) ?? .null,
-                 "follow_up_required": .bool(row.followUpRequired)])
+        .object([
+            "id": .int(Int64(row.id)), "local_id": row.localID.map(JSONValue.string) ?? .null,
+            "template_name": row.templateName.map(JSONValue.string) ?? .null,
+            "facility_name": row.facilityName.map(JSONValue.string) ?? .null,
+            "area_name": row.areaName.map(JSONValue.string) ?? .null,
+            "inspection_date": row.inspectionDate.map(JSONValue.string) ?? .null,
+            "overall_score": row.overallScore.map(JSONValue.double) ?? .null,
+            "follow_up_required": .bool(row.followUpRequired),
+        ])
     }
 
     static func online<T>(_ body: () async throws -> T) async throws -> T {
@@ -252,11 +283,14 @@ enum InspectionCommands {
                 + (row.overallScore.map { "  score \(ScoreExplanation.format($0))" } ?? "")
                 + (row.followUpRequired ? "  FOLLOW-UP REQUESTED" : "")
         }
-        lines.append("page \(page) — \(result.total) in all" + (result.hasMore ? "; 'history --page \(page + 1)' for more" : ""))
-        return CommandOutput(lines.joined(separator: "\n"), data: [
-            "inspections": .array(result.inspections.map(historyJSON)), "total": .int(Int64(result.total)),
-            "page": .int(Int64(page)), "has_more": .bool(result.hasMore),
-        ])
+        lines.append(
+            "page \(page) — \(result.total) in all" + (result.hasMore ? "; 'history --page \(page + 1)' for more" : ""))
+        return CommandOutput(
+            lines.joined(separator: "\n"),
+            data: [
+                "inspections": .array(result.inspections.map(historyJSON)), "total": .int(Int64(result.total)),
+                "page": .int(Int64(page)), "has_more": .bool(result.hasMore),
+            ])
     }
 
     static let inspectionShow = Command(
@@ -269,11 +303,14 @@ enum InspectionCommands {
         }
         let engine = try await context.engine()
         let row = try await online { try await engine.app.history.show(serverID: id) }
-        var text = "\(row.id)  \(row.inspectionDate ?? "")  \(row.templateName ?? "") — \(row.facilityName ?? "")"
+        var text =
+            "\(row.id)  \(row.inspectionDate ?? "")  \(row.templateName ?? "") — \(row.facilityName ?? "")"
             + (row.areaName.map { " / \($0)" } ?? "")
             + (row.overallScore.map { "  score \(ScoreExplanation.format($0))" } ?? "")
         if let answers = row.raw["form_data"]?.objectValue, !answers.isEmpty {
-            text += "\n" + answers.keys.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
+            text +=
+                "\n"
+                + answers.keys.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
                 .map { "  \($0): \(answers[$0]!.jsonString())" }.joined(separator: "\n")
         }
         return CommandOutput(text, data: row.raw.objectValue ?? [:])
