@@ -48,6 +48,8 @@ public final class AppComposition: Sendable {
     public let inspections: InspectionService
     /// Completed-inspection history, online only (issue 7).
     public let history: InspectionHistory
+    /// Saves the open draft every 30 s on the clock (interactive surfaces start it; issue 7).
+    public let autosave: DraftAutosaver
     /// Every feature's outbox report, for `status`.
     public let outboxReporters: [any OutboxReporter]
     /// Every feature's server-pulled-data eraser, run on logout and server switch (rule 42).
@@ -106,6 +108,7 @@ public final class AppComposition: Sendable {
         inspections = InspectionService(store: inspectionStore, reference: referenceStore, clock: clock,
                                         submitHooks: [], deletionHooks: [])
         history = InspectionHistory(api: api)
+        autosave = DraftAutosaver(service: inspections, clock: clock)
         let photoGate: any InspectionPhotoGate = NoPhotosGate()  // JQCPhotos replaces this (rule 12).
         stages.append(InspectionPushStage(api: api, store: inspectionStore, photoGate: photoGate))
         reporters.append(InspectionOutboxReporter(store: inspectionStore))
@@ -163,6 +166,7 @@ public final class AppComposition: Sendable {
 
     /// Stops background work (monitoring, scheduler).
     public func shutdown() async {
+        await autosave.stop()
         await scheduler.stop()
         await connectivity.stop()
     }

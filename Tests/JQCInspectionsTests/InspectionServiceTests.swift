@@ -266,3 +266,26 @@ struct FollowUpClearingTests {
         #expect(try world.service.inspection(localID: parent.localID).followUpRequired == true)
     }
 }
+
+@Suite("Draft autosave (seed 001 §11.2)")
+struct DraftAutosaveTests {
+    /// Yields until the autosaver waits on the clock again.
+    func waitForSleeper(_ clock: ManualClock) async {
+        while clock.sleeperCount == 0 { await Task.yield() }
+    }
+
+    @Test("the open draft is saved every 30 seconds of the injected clock, and not before")
+    func savesEveryThirtySeconds() async throws {
+        let world = try InspectionFixture()
+        let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        let autosaver = DraftAutosaver(service: world.service, clock: world.clock)
+        await autosaver.start(openDraft: { draft.localID })
+        await waitForSleeper(world.clock)
+        world.clock.advance(by: 29)
+        #expect(await autosaver.saveCount == 0)
+        world.clock.advance(by: 1)
+        while await autosaver.saveCount == 0 { await Task.yield() }
+        #expect(try world.service.inspection(localID: draft.localID).updatedAt == world.clock.now)
+        await autosaver.stop()
+    }
+}

@@ -122,6 +122,7 @@ struct InspectionSyncIntegrationTests {
         #expect(try world.local(id).syncStatus == .synced)
         #expect(try world.serverRecords(id).count == 1)
         #expect(await world.app.api.isSignedIn)
+        #expect(await world.app.api.refreshesSent == 1)
     }
 
     @Test("offline: submit works locally, no request leaves, and the cached reference data stays readable")

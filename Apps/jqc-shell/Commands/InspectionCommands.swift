@@ -35,6 +35,13 @@ enum InspectionCommands {
         do { try context.dataDirectory.writeText("current", localID) } catch { throw ShellError.failed("\(error)") }
     }
 
+    /// In an interactive session, saves the current draft every 30 s (seed 001 §11.2).
+    static func startAutosave(_ context: CommandContext, _ engine: ShellEngine) async {
+        guard engine.background else { return }
+        let directory = context.dataDirectory
+        await engine.app.autosave.start(openDraft: { directory.readText("current") })
+    }
+
     static func summary(_ inspection: Inspection) -> JSONValue {
         .object([
             "local_id": .string(inspection.localID),
@@ -91,15 +98,17 @@ enum InspectionCommands {
         }
         let area = try arguments.intOption("area", usage: usage)
         let engine = try await context.engine()
-        return try startDraft(context, engine, StartRequest(templateID: template, facilityID: facility, areaID: area))
+        return try await startDraft(
+            context, engine, StartRequest(templateID: template, facilityID: facility, areaID: area))
     }
 
     /// Starts a draft from a request, makes it current, and reports it (shared by every `start` form).
-    static func startDraft(_ context: CommandContext, _ engine: ShellEngine, _ request: StartRequest) throws
+    static func startDraft(_ context: CommandContext, _ engine: ShellEngine, _ request: StartRequest) async throws
         -> CommandOutput
     {
         let inspection = try perform { try engine.app.inspections.start(request) }
         try makeCurrent(context, inspection.localID)
+        await startAutosave(context, engine)
         return CommandOutput(
             "Started \(inspection.localID): \(inspection.templateName) at \(inspection.facilityName)"
                 + (inspection.areaName.map { " / \($0)" } ?? "") + ". It is now the current inspection.",
@@ -133,6 +142,7 @@ enum InspectionCommands {
         let engine = try await context.engine()
         let inspection = try perform { try engine.app.inspections.inspection(localID: arguments.positionals[0]) }
         try makeCurrent(context, inspection.localID)
+        await startAutosave(context, engine)
         return CommandOutput(
             "Opened " + line(inspection),
             data: [
