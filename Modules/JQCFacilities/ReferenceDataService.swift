@@ -1,5 +1,6 @@
 import Foundation
 import JQCKit
+import JQCStorage
 
 /// The read surfaces of reference data (the shell's `contracts`, `facilities`, `areas`, `templates`):
 /// they read the local store only and report their phase the way seed 004's `LoadPhase` does, with the
@@ -15,37 +16,47 @@ public struct ReferenceDataService: Sendable {
     }
 
     /// The active contracts (derived from the active facilities).
-    /// - Throws: `DatabaseError`.
+    /// - Throws: ``FacilitiesError`` `storage` when the local store fails.
     public func contracts() throws -> Loaded<[Contract]> {
-        try loaded(try store.contracts(), .facilities)
+        try guarded { try loaded(try store.contracts(), .facilities) }
     }
 
     /// The active facilities, each id once (rule 45 at the display layer too), optionally of one contract.
-    /// - Throws: `DatabaseError`.
+    /// - Throws: ``FacilitiesError`` `storage` when the local store fails.
     public func facilities(contractID: Int? = nil) throws -> Loaded<[Facility]> {
-        var seen = Set<Int>()
-        let unique = try store.facilities(activeOnly: true, contractID: contractID).filter {
-            seen.insert($0.id).inserted
+        try guarded {
+            var seen = Set<Int>()
+            let unique = try store.facilities(activeOnly: true, contractID: contractID).filter {
+                seen.insert($0.id).inserted
+            }
+            return try loaded(unique, .facilities)
         }
-        return try loaded(unique, .facilities)
     }
 
     /// The areas of one facility (rule 57).
-    /// - Throws: `DatabaseError`.
+    /// - Throws: ``FacilitiesError`` `storage` when the local store fails.
     public func areas(facilityID: Int) throws -> Loaded<[Area]> {
-        try loaded(try store.areas(facilityID: facilityID), .areas)
+        try guarded { try loaded(try store.areas(facilityID: facilityID), .areas) }
     }
 
     /// The active templates (rule 55).
-    /// - Throws: `DatabaseError`.
+    /// - Throws: ``FacilitiesError`` `storage` when the local store fails.
     public func templates() throws -> Loaded<[InspectionTemplate]> {
-        try loaded(try store.templates(activeOnly: true), .templates)
+        try guarded { try loaded(try store.templates(activeOnly: true), .templates) }
     }
 
     /// Deletes facilities, areas and templates only (rule 19; SHELL.md `clear-cache`).
-    /// - Throws: `DatabaseError`.
+    /// - Throws: ``FacilitiesError`` `storage` when the local store fails.
     public func clearCache() throws {
-        try store.clearCache()
+        try guarded { try store.clearCache() }
+    }
+
+    private func guarded<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw FacilitiesError(.storage, "The local store failed: \(error.description)", cause: error.description)
+        }
     }
 
     private func loaded<T: Sendable>(_ values: [T], _ collection: ReferenceCollection) throws -> Loaded<[T]> {
