@@ -167,3 +167,29 @@ struct InspectionSyncIntegrationTests {
         #expect(try await world.app.history.show(serverID: serverID).localID == id)
     }
 }
+
+@Suite("Composition wiring for issue 7")
+struct InspectionCompositionTests {
+    @Test("stages are registered in the seed's order and status counts completed inspections only")
+    func stagesAndStatus() async throws {
+        let world = try TestApp()
+        #expect(await world.app.sync.stageNames == ["inspections", "reference"])
+        try await world.ready()
+        _ = try world.app.inspections.start(StartRequest(templateID: 3, facilityID: 11))
+        _ = try world.submitted()
+        #expect(try world.app.outboxStatus().pending == ["photos": 0, "inspections": 1, "issues": 0])
+    }
+
+    @Test("rule 42: clearing server-pulled data empties the reference cache and keeps every local inspection")
+    func serverSwitchKeepsWork() async throws {
+        let world = try TestApp()
+        try await world.ready()
+        let draft = try world.app.inspections.start(StartRequest(templateID: 3, facilityID: 11))
+        let pending = try world.submitted()
+        try world.app.clearServerPulledData()
+        #expect(try world.app.reference.facilities().value.isEmpty)
+        #expect(try world.app.reference.templates().value.isEmpty)
+        #expect(Set(try world.app.inspections.list().map(\.localID)) == [draft.localID, pending])
+        #expect(try world.local(pending).syncStatus == .pending)
+    }
+}
