@@ -181,7 +181,8 @@ public final class InspectionService: Sendable {
     }
 
     /// Clears the parent's follow-up flag for a re-inspection, in the caller's transaction, in the seed's
-    /// order (seed 000 §14): 1. the local parent by local id; 2. by server id; 3. the only flagged completed
+    /// order (seed 000 §14): 1. the local parent by local id; 2. by server id (a parent found by either is the
+    /// parent, flagged or not: the fallback never runs then); 3. the only flagged completed
     /// inspection of the same template and facility — refused when several match (rule 15: ambiguous).
     /// - Returns: what was cleared, if anything.
     /// - Throws: `DatabaseError`.
@@ -191,12 +192,12 @@ public final class InspectionService: Sendable {
         guard inspection.parentInspectionLocalID != nil || inspection.parentInspectionServerID != nil else {
             return .notAReinspection
         }
-        if let parent = inspection.parentInspectionLocalID, try store.isFlagged(db, localID: parent) {
+        if let parent = inspection.parentInspectionLocalID, try store.exists(db, localID: parent) {
             try store.clearFollowUpFlag(db, localID: parent, at: now)
             return .clearedByLocalID(parent)
         }
         if let serverID = inspection.parentInspectionServerID,
-            let parent = try store.flaggedLocalID(db, serverID: serverID)
+            let parent = try store.localID(db, serverID: serverID)
         {
             try store.clearFollowUpFlag(db, localID: parent, at: now)
             return .clearedByServerID(parent)

@@ -154,17 +154,17 @@ public final class InspectionStore: Sendable {
             "UPDATE inspections SET follow_up_required = 0, updated_at = ? WHERE local_id = ?", [now, localID])
     }
 
-    /// The local id of the inspection with `serverID` that carries a follow-up flag, or `nil`.
+    /// The local id of the inspection with `serverID`, or `nil` when it is not on this device.
     /// - Throws: `DatabaseError`.
-    public func flaggedLocalID(_ db: Database, serverID: Int) throws -> String? {
-        try db.scalar("SELECT local_id FROM inspections WHERE server_id = ? AND follow_up_required = 1", [serverID])
+    public func localID(_ db: Database, serverID: Int) throws -> String? {
+        try db.scalar("SELECT local_id FROM inspections WHERE server_id = ?", [serverID])
     }
 
-    /// Whether `localID` exists and carries a follow-up flag.
+    /// Whether an inspection with `localID` is on this device.
     /// - Throws: `DatabaseError`.
-    public func isFlagged(_ db: Database, localID: String) throws -> Bool {
-        let flag: Int? = try db.scalar("SELECT follow_up_required FROM inspections WHERE local_id = ?", [localID])
-        return flag == 1
+    public func exists(_ db: Database, localID: String) throws -> Bool {
+        let count: Int? = try db.scalar("SELECT count(*) FROM inspections WHERE local_id = ?", [localID])
+        return count == 1
     }
 
     /// Flagged completed inspections of a template and facility, other than `excluding` (rule 15's fallback).

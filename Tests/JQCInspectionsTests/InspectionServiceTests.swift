@@ -257,6 +257,18 @@ struct FollowUpClearingTests {
         #expect(try world.service.inspection(localID: second.localID).followUpRequired == true)
     }
 
+    @Test("a local parent found by server id ends the search: another flagged inspection is never cleared by fallback")
+    func foundParentStopsFallback() throws {
+        let world = try InspectionFixture()
+        let parent = try world.answeredDraft()
+        _ = try world.service.submit(localID: parent.localID)
+        try world.store.markSynced(localID: parent.localID, serverID: 501, at: world.clock.now)
+        let other = try flaggedParent(world)
+        let child = try reinspection(world, parentServer: 501)
+        #expect(try world.service.submit(localID: child.localID).followUp == .clearedByServerID(parent.localID))
+        #expect(try world.service.inspection(localID: other.localID).followUpRequired == true)
+    }
+
     @Test("an inspection that is not a re-inspection never clears anyone's flag")
     func notAReinspection() throws {
         let world = try InspectionFixture()
