@@ -121,7 +121,7 @@ enum InspectionCommands {
         let list = try perform { try engine.app.inspections.list(draftsOnly: true) }
         return CommandOutput(
             list.isEmpty ? "No drafts." : list.map(line).joined(separator: "\n"),
-            data: ["drafts": .array(list.map(summary))])
+            data: ["drafts": .array(list.map(summary)), "phase": .string(list.isEmpty ? "empty" : "content")])
     }
 
     static let inspections = Command("inspections", summary: "Every local inspection with its badge.") {
@@ -131,7 +131,9 @@ enum InspectionCommands {
         let list = try perform { try engine.app.inspections.list() }
         return CommandOutput(
             list.isEmpty ? "No inspections on this device." : list.map(line).joined(separator: "\n"),
-            data: ["inspections": .array(list.map(summary))])
+            data: [
+                "inspections": .array(list.map(summary)), "phase": .string(list.isEmpty ? "empty" : "content"),
+            ])
     }
 
     static let open = Command("open", usage: "LOCAL_ID", summary: "Make a local inspection current.") {
@@ -299,6 +301,7 @@ enum InspectionCommands {
             lines.joined(separator: "\n"),
             data: [
                 "inspections": .array(result.inspections.map(historyJSON)), "total": .int(Int64(result.total)),
+                "phase": .string(result.inspections.isEmpty ? "empty" : "content"),
                 "page": .int(Int64(page)), "has_more": .bool(result.hasMore),
             ])
     }
