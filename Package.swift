@@ -42,7 +42,7 @@ targets += module("JQCSync", ["JQCKit", "JQCNetwork", "JQCStorage"])
 // Tier 3 — features, in their order (JQCForms is pure: JQCKit only)
 targets += module("JQCForms", ["JQCKit"])
 // Reference data: contracts, facilities, areas, templates (pulled, pruned, read by the start cascades).
-targets += module("JQCFacilities", ["JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
+targets += module("JQCFacilities", ["JQCForms", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
 targets += module("JQCPhotos", ["JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
 targets += module("JQCInspections", ["JQCFacilities", "JQCForms", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
 targets += module("JQCIssues", ["JQCFacilities", "JQCInspections", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
@@ -71,6 +71,10 @@ targets += [
     .executableTarget(name: "jqc-lint", dependencies: ["JQCLint"], path: "Apps/jqc-lint"),
     // A helper process for the storage crash and two-process tests.
     .executableTarget(name: "jqc-storage-probe", dependencies: ["JQCStorage"], path: "Tooling/jqc-storage-probe"),
+    // A helper process for the inspections crash test (submit is one transaction; issue 7).
+    .executableTarget(name: "jqc-inspections-probe",
+                      dependencies: ["JQCFacilities", "JQCForms", "JQCInspections", "JQCKit", "JQCStorage"],
+                      path: "Tooling/jqc-inspections-probe"),
 ]
 // Tests shared by every test target: temporary directories, fixture paths. Integration runs real HTTP.
 targets += [

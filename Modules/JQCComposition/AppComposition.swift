@@ -1,4 +1,6 @@
 import Foundation
+import JQCFacilities
+import JQCInspections
 import JQCKit
 import JQCNetwork
 import JQCNotifications
@@ -42,8 +44,16 @@ public final class AppComposition: Sendable {
     public let api: APIClient
 
     // Tier 3 — features (each owns its tables, endpoints and stages)
+    /// Reference data (facilities, areas, templates): the cache and its read surfaces (issue 7).
+    public let reference: ReferenceDataService
     /// Photos: import into `<data-dir>/photos` (0700), the `photos` upload stage, owner hooks (issue 8).
     public let photos: PhotoService
+    /// Local inspections: start, answer, save, submit, delete drafts (issue 7).
+    public let inspections: InspectionService
+    /// Completed-inspection history, online only (issue 7).
+    public let history: InspectionHistory
+    /// Saves the open draft every 30 s on the clock (interactive surfaces start it; issue 7).
+    public let autosave: DraftAutosaver
     /// Every feature's outbox report, for `status`.
     public let outboxReporters: [any OutboxReporter]
     /// Every feature's server-pulled-data eraser, run on logout and server switch (rule 42).
@@ -98,8 +108,12 @@ public final class AppComposition: Sendable {
 
         // Tier 3 — features: stores, services, hooks (each later issue adds its own here).
         var stages: [any SyncStage] = []
-        var cleaners: [@Sendable () throws -> Void] = []
         var reporters: [any OutboxReporter] = []
+        var cleaners: [@Sendable () throws -> Void] = []
+        // Reference data (issue 7): pulled by the `reference` stage; cleared on logout / server switch.
+        let referenceStore = ReferenceStore(queue: store)
+        reference = ReferenceDataService(store: referenceStore)
+        cleaners.append { try referenceStore.clearCache() }
 
         // Photos: imported JPEGs and their upload stage (owners are told through PhotoUploadListener).
         let photos = try PhotoService(database: store, directory: directory.appendingPathComponent("photos"), api: api,
@@ -107,6 +121,24 @@ public final class AppComposition: Sendable {
         self.photos = photos
         stages.append(photos.uploadStage)
         reporters.append(photos)
+
+        // Inspections (issue 7). Seams for later features: submit hooks (Scheduling, FollowUps), deletion
+        // hooks (Photos, Issues), the photo gate (Photos, rule 12), facility references (Issues).
+        let inspectionStore = InspectionStore(queue: store)
+        inspections = InspectionService(store: inspectionStore, reference: referenceStore, clock: clock,
+                                        submitHooks: [], deletionHooks: [])
+        history = InspectionHistory(api: api)
+        autosave = DraftAutosaver(service: inspections, clock: clock)
+        let photoGate: any InspectionPhotoGate = NoPhotosGate()  // JQCPhotos replaces this (rule 12).
+        stages.append(InspectionPushStage(api: api, store: inspectionStore, photoGate: photoGate))
+        reporters.append(InspectionOutboxReporter(store: inspectionStore))
+        // Unsynced work that keeps a pruned facility as inactive (seed 001 §8.4); JQCIssues appends its store.
+        let facilityReferences: [any FacilityReferenceSource] = [inspectionStore]
+        stages.append(ReferencePullStage(api: api, store: referenceStore, referencedFacilityIDs: { db in
+            var ids = Set<Int>()
+            for source in facilityReferences { ids.formUnion(try source.facilityIDsReferencedByUnsyncedWork(db: db)) }
+            return ids
+        }))
 
         // Notifications and dashboard stats (best-effort pulls; the poller is started at launch).
         let notificationStore = NotificationStore(queue: store)
@@ -141,7 +173,9 @@ public final class AppComposition: Sendable {
 
     /// Every feature's migrations, in feature order (each namespaced by its feature).
     static func registerMigrations(_ migrator: inout DatabaseMigrator) {
+        FacilitiesSchema.register(in: &migrator)
         PhotosSchema.register(in: &migrator)
+        InspectionsSchema.register(in: &migrator)
         NotificationsSchema.register(in: &migrator)
     }
 
@@ -170,6 +204,7 @@ public final class AppComposition: Sendable {
 
     /// Stops background work (monitoring, scheduler).
     public func shutdown() async {
+        await autosave.stop()
         await notificationPoller.stop()
         await scheduler.stop()
         await connectivity.stop()

@@ -1,4 +1,4 @@
-/// The JQCInspections module. See Docs/ARCHITECTURE.md for its tier and seams.
+/// The JQCInspections module: local inspections, their outbox stage and history. See Docs/ARCHITECTURE.md.
 public enum JQCInspectionsModule {
     /// The module's name, for diagnostics.
     public static let name = "JQCInspections"

@@ -97,7 +97,7 @@ public actor ConnectivityMonitor {
     public func setForcedOffline(_ offline: Bool) async throws {
         let wasOnline = isOnline
         try overrideStore.saveForcedOffline(offline)
-        if !offline { _ = await probeNow() }
+        if !offline { await runProbe() }  // publishes once, below (probeNow would publish a second time)
         if wasOnline != isOnline { publish(isOnline) }
     }
 
@@ -107,6 +107,15 @@ public actor ConnectivityMonitor {
     public func probeNow() async -> Bool {
         guard !isForcedOffline else { return false }
         let wasOnline = isOnline
+        await runProbe()
+        if wasOnline != isOnline {
+            publish(isOnline)
+        }
+        return isOnline
+    }
+
+    /// Probes once and records the result, without publishing.
+    private func runProbe() async {
         do {
             let reply = try await probe()
             health = reply
@@ -115,10 +124,6 @@ public actor ConnectivityMonitor {
         } catch {
             reachable = false
         }
-        if wasOnline != isOnline {
-            publish(isOnline)
-        }
-        return isOnline
     }
 
     /// A stream of transitions (`true` = became online).

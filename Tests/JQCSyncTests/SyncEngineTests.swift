@@ -306,3 +306,26 @@ struct ConnectivityTests {
         #expect(log.all == ["photos", "photos"])
     }
 }
+
+@Suite("Connectivity transitions (issue 7 fix)")
+struct ConnectivityTransitionTests {
+    @Test("leaving airplane mode after a failed probe publishes the transition to online exactly once")
+    func singleTransition() async throws {
+        let reachable = Mutex(false)
+        let monitor = ConnectivityMonitor(
+            probe: {
+                guard reachable.withLock({ $0 }) else { throw Boom() }
+                return ServerHealth(serverTime: Date(timeIntervalSince1970: 0), today: CalendarDay("2026-07-14")!,
+                                    timeZone: "UTC")
+            }, overrideStore: InMemoryOverrideStore(), clock: ManualClock())
+        #expect(await monitor.probeNow() == false)
+        try await monitor.setForcedOffline(true)
+        let stream = await monitor.transitions()
+        reachable.withLock { $0 = true }
+        try await monitor.setForcedOffline(false)
+        await monitor.stop()
+        var seen: [Bool] = []
+        for await online in stream { seen.append(online) }
+        #expect(seen == [true])
+    }
+}

@@ -1,7 +1,12 @@
 /// Every command file's contribution, in `help` order. A feature adds its file and one line here.
 enum AllCommands {
     static let registry = CommandRegistry(
-        CoreCommands.commands + SessionCommands.commands + SyncCommands.commands + OfflineToolCommands.commands
-        + NotificationCommands.commands
+        CoreCommands.commands
+            + SessionCommands.commands
+            + SyncCommands.commands
+            + FacilitiesCommands.commands
+            + InspectionCommands.commands
+            + NotificationCommands.commands
+            + OfflineToolCommands.commands
     )
 }

@@ -1,0 +1,331 @@
+import Foundation
+import JQCForms
+import JQCInspections
+import JQCKit
+import JQCNetwork
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `start`, `drafts`, `inspections`, `open`, `form`, `answer`, `save`, `submit`, `delete-draft`, `history`,
+/// `inspection show` (SHELL.md; seed 001 §11, §16). The current inspection is kept in `<data-dir>/current`
+/// (its local id) so the next run continues it.
+enum InspectionCommands {
+    static let commands: [Command] = [
+        start, drafts, inspections, open, form, answer, save, submit, deleteDraft, history, inspectionShow,
+    ]
+
+    // MARK: Helpers
+
+    static func perform<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw ShellError.failed("\(error)") }
+    }
+
+    /// The current inspection's local id.
+    /// - Throws: ``ShellError/failed(_:)`` when none is current.
+    static func currentID(_ context: CommandContext) throws -> String {
+        guard let id = context.dataDirectory.readText("current"), !id.isEmpty else {
+            throw ShellError.failed("No inspection is open; use 'start' for a new one or 'open LOCAL_ID' for a draft.")
+        }
+        return id
+    }
+
+    static func makeCurrent(_ context: CommandContext, _ localID: String) throws {
+        do { try context.dataDirectory.writeText("current", localID) } catch { throw ShellError.failed("\(error)") }
+    }
+
+    /// In an interactive session, saves the current draft every 30 s (seed 001 §11.2).
+    static func startAutosave(_ context: CommandContext, _ engine: ShellEngine) async {
+        guard engine.background else { return }
+        let directory = context.dataDirectory
+        await engine.app.autosave.start(openDraft: { directory.readText("current") })
+    }
+
+    static func summary(_ inspection: Inspection) -> JSONValue {
+        .object([
+            "local_id": .string(inspection.localID),
+            "server_id": inspection.serverID.map { .int(Int64($0)) } ?? .null,
+            "template_id": .int(Int64(inspection.templateID)), "template_name": .string(inspection.templateName),
+            "facility_id": .int(Int64(inspection.facilityID)), "facility_name": .string(inspection.facilityName),
+            "area_id": inspection.areaID.map { .int(Int64($0)) } ?? .null,
+            "status": .string(inspection.status.rawValue), "sync_status": .string(inspection.syncStatus.rawValue),
+            "badge": .string(inspection.badge.label), "badge_colour": .string(inspection.badge.colour),
+            "overall_score": inspection.overallScore.map(JSONValue.double) ?? .null,
+            "sync_error": inspection.syncError.map(JSONValue.string) ?? .null,
+            "schema_hash": .string(inspection.schemaHash),
+        ])
+    }
+
+    static func line(_ inspection: Inspection) -> String {
+        var text =
+            "\(inspection.localID)  [\(inspection.badge.label)]  \(inspection.templateName) — \(inspection.facilityName)"
+        if let area = inspection.areaName { text += " / \(area)" }
+        if let score = inspection.overallScore { text += "  score \(ScoreExplanation.format(score))" }
+        if let error = inspection.syncError, inspection.syncStatus == .failed { text += "  — \(error)" }
+        return text
+    }
+
+    /// The terminal width: `$COLUMNS`, else the terminal's, else 100 (not a terminal).
+    static func terminalWidth() -> Int {
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 {
+            return columns
+        }
+        var size = winsize()
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        return 100
+    }
+
+    // MARK: Commands
+
+    static let start = Command(
+        "start", usage: "--template ID --facility ID [--area ID]",
+        summary: "Start a new draft and make it current; prints its local id.",
+        help: "The template and facility must be active ones on this device ('templates', 'facilities');\n"
+            + "the area must belong to the facility ('areas FACILITY_ID').\nExample: start --template 3 --facility 11 --area 111"
+    ) { context, words in
+        let usage = "start --template ID --facility ID [--area ID]"
+        // Seam: `start --schedule ID` and `start --follow-up PARENT_ID` (issues 9) build a StartRequest with
+        // the link fields and prefill, then share the code below.
+        let arguments = try ParsedArguments(words, valueOptions: ["template", "facility", "area"], usage: usage)
+        guard arguments.positionals.isEmpty else { throw ShellError.usage("start takes only options. Usage: \(usage)") }
+        guard let template = try arguments.intOption("template", usage: usage),
+            let facility = try arguments.intOption("facility", usage: usage)
+        else {
+            throw ShellError.usage("Give --template ID and --facility ID. Usage: \(usage)")
+        }
+        let area = try arguments.intOption("area", usage: usage)
+        let engine = try await context.engine()
+        return try await startDraft(
+            context, engine, StartRequest(templateID: template, facilityID: facility, areaID: area))
+    }
+
+    /// Starts a draft from a request, makes it current, and reports it (shared by every `start` form).
+    static func startDraft(_ context: CommandContext, _ engine: ShellEngine, _ request: StartRequest) async throws
+        -> CommandOutput
+    {
+        let inspection = try perform { try engine.app.inspections.start(request) }
+        try makeCurrent(context, inspection.localID)
+        await startAutosave(context, engine)
+        return CommandOutput(
+            "Started \(inspection.localID): \(inspection.templateName) at \(inspection.facilityName)"
+                + (inspection.areaName.map { " / \($0)" } ?? "") + ". It is now the current inspection.",
+            data: ["local_id": .string(inspection.localID), "inspection": summary(inspection)])
+    }
+
+    static let drafts = Command("drafts", summary: "Local drafts with their badge.") { context, words in
+        _ = try ParsedArguments(words, usage: "drafts")
+        let engine = try await context.engine()
+        let list = try perform { try engine.app.inspections.list(draftsOnly: true) }
+        return CommandOutput(
+            list.isEmpty ? "No drafts." : list.map(line).joined(separator: "\n"),
+            data: ["drafts": .array(list.map(summary)), "phase": .string(list.isEmpty ? "empty" : "content")])
+    }
+
+    static let inspections = Command("inspections", summary: "Every local inspection with its badge.") {
+        context, words in
+        _ = try ParsedArguments(words, usage: "inspections")
+        let engine = try await context.engine()
+        let list = try perform { try engine.app.inspections.list() }
+        return CommandOutput(
+            list.isEmpty ? "No inspections on this device." : list.map(line).joined(separator: "\n"),
+            data: [
+                "inspections": .array(list.map(summary)), "phase": .string(list.isEmpty ? "empty" : "content"),
+            ])
+    }
+
+    static let open = Command("open", usage: "LOCAL_ID", summary: "Make a local inspection current.") {
+        context, words in
+        let usage = "open LOCAL_ID"
+        let arguments = try ParsedArguments(words, usage: usage)
+        guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
+        let engine = try await context.engine()
+        let inspection = try perform { try engine.app.inspections.inspection(localID: arguments.positionals[0]) }
+        try makeCurrent(context, inspection.localID)
+        await startAutosave(context, engine)
+        return CommandOutput(
+            "Opened " + line(inspection),
+            data: [
+                "local_id": .string(inspection.localID),
+                "inspection": summary(inspection),
+            ])
+    }
+
+    static let form = Command(
+        "form", usage: "[--stacked]", summary: "Draw the current inspection's form with its answers.",
+        help: "The form is the schema pinned when the inspection started, even if the template changed since.\n"
+            + "Below 100 columns (or with --stacked) fields are listed one per line."
+    ) { context, words in
+        let usage = "form [--stacked]"
+        let arguments = try ParsedArguments(words, switches: ["stacked"], usage: usage)
+        let engine = try await context.engine()
+        let inspection = try perform { try engine.app.inspections.inspection(localID: try currentID(context)) }
+        let schema = inspection.schema
+        let text = FormRenderer.render(
+            schema: schema, answers: inspection.formData, width: terminalWidth(),
+            style: arguments.has("stacked") ? .stacked : .grid)
+        return CommandOutput(
+            line(inspection) + "\n" + text,
+            data: [
+                "local_id": .string(inspection.localID), "fields": .array(schema.fields.map(\.summaryJSON)),
+                "answers": .object(inspection.formData), "status": .string(inspection.status.rawValue),
+                "schema_hash": .string(inspection.schemaHash),
+            ])
+    }
+
+    static let answer = Command(
+        "answer", usage: "FIELD_ID VALUE…", summary: "Set an answer on the current draft (saved at once).",
+        help: "Typed by the field: rating 0–5 (0 clears); checkbox true/false; radio/select an option; pass_fail\n"
+            + "Pass/Fail; checkbox_group options; table ROW COLUMN VALUE; text as given.\nExample: answer 2 4"
+    ) { context, words in
+        let usage = "answer FIELD_ID VALUE…"
+        guard let field = words.first else { throw ShellError.usage("Give FIELD_ID and a value. Usage: \(usage)") }
+        let engine = try await context.engine()
+        let id = try currentID(context)
+        let value = try perform {
+            try engine.app.inspections.answer(localID: id, fieldID: field, arguments: Array(words.dropFirst()))
+        }
+        return CommandOutput(
+            value.map { "\(field) = \($0.jsonString())" } ?? "\(field) cleared.",
+            data: ["local_id": .string(id), "field_id": .string(field), "value": value ?? .null])
+    }
+
+    static let save = Command("save", summary: "Save the current draft.") { context, words in
+        _ = try ParsedArguments(words, usage: "save")
+        let engine = try await context.engine()
+        let id = try currentID(context)
+        try perform { try engine.app.inspections.save(localID: id) }
+        return CommandOutput("Draft \(id) saved.", data: ["local_id": .string(id), "saved": true])
+    }
+
+    static let submit = Command(
+        "submit", usage: "[--gps LAT,LON]",
+        summary: "Validate required fields, score, and queue the current inspection for sync.",
+        help:
+            "Refused with the list of required fields still unanswered. GPS is optional.\nExample: submit --gps 40.7,-74.0"
+    ) { context, words in
+        let usage = "submit [--gps LAT,LON]"
+        let arguments = try ParsedArguments(words, valueOptions: ["gps"], usage: usage)
+        var location: Coordinate?
+        if let text = arguments.option("gps") {
+            guard let parsed = Coordinate(text: text) else {
+                throw ShellError.usage(
+                    "--gps must be LAT,LON in degrees (e.g. 40.71,-74.01), not '\(text)'. Usage: \(usage)")
+            }
+            location = parsed
+        }
+        let engine = try await context.engine()
+        let id = try currentID(context)
+        let result = try perform { try engine.app.inspections.submit(localID: id, location: location) }
+        let inspection = result.inspection
+        var text =
+            "Submitted \(id): score " + (inspection.overallScore.map { ScoreExplanation.format($0) } ?? "none")
+            + ". Queued for sync (Pending Sync)."
+        if case .ambiguous(let count) = result.followUp {
+            text +=
+                "\nThe parent's follow-up flag was not cleared here: \(count) flagged inspections match; "
+                + "the server clears the right one when this syncs."
+        }
+        if engine.background, await engine.app.connectivity.isOnline {
+            let sync = engine.app.sync
+            Task { _ = try? await sync.sync(explicit: false) }
+        }
+        return CommandOutput(
+            text,
+            data: [
+                "local_id": .string(id), "inspection": summary(inspection),
+                "overall_score": inspection.overallScore.map(JSONValue.double) ?? .null,
+            ])
+    }
+
+    static let deleteDraft = Command(
+        "delete-draft", usage: "LOCAL_ID --yes", summary: "Delete a draft (drafts only; needs --yes)."
+    ) { context, words in
+        let usage = "delete-draft LOCAL_ID --yes"
+        let arguments = try ParsedArguments(words, switches: ["yes"], usage: usage)
+        guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
+        guard arguments.has("yes") else {
+            throw ShellError.usage("Deleting a draft cannot be undone; add --yes to confirm. Usage: \(usage)")
+        }
+        let id = arguments.positionals[0]
+        let engine = try await context.engine()
+        try perform { try engine.app.inspections.deleteDraft(localID: id) }
+        if context.dataDirectory.readText("current") == id { context.dataDirectory.remove("current") }
+        return CommandOutput("Draft \(id) deleted.", data: ["local_id": .string(id), "deleted": true])
+    }
+
+    static func historyJSON(_ row: HistoryInspection) -> JSONValue {
+        .object([
+            "id": .int(Int64(row.id)), "local_id": row.localID.map(JSONValue.string) ?? .null,
+            "template_name": row.templateName.map(JSONValue.string) ?? .null,
+            "facility_name": row.facilityName.map(JSONValue.string) ?? .null,
+            "area_name": row.areaName.map(JSONValue.string) ?? .null,
+            "inspection_date": row.inspectionDate.map(JSONValue.string) ?? .null,
+            "overall_score": row.overallScore.map(JSONValue.double) ?? .null,
+            "follow_up_required": .bool(row.followUpRequired),
+        ])
+    }
+
+    static func online<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as APIError {
+            switch error {
+            case .offline, .timeout, .connectionFailed:
+                throw ShellError.failed("History is online only: \(error.message)")
+            default: throw ShellError.failed(error.message)
+            }
+        }
+    }
+
+    static let history = Command(
+        "history", usage: "[--page N]", summary: "Completed inspections on the server (online only), 30 a page.",
+        help: "Pages count from 1.\nExample: history --page 2"
+    ) { context, words in
+        let usage = "history [--page N]"
+        let arguments = try ParsedArguments(words, valueOptions: ["page"], usage: usage)
+        let page = try arguments.intOption("page", usage: usage) ?? 1
+        guard page >= 1 else { throw ShellError.usage("--page counts from 1. Usage: \(usage)") }
+        let engine = try await context.engine()
+        let result = try await online { try await engine.app.history.page(page - 1) }
+        var lines = result.inspections.map { row in
+            "\(row.id)  \(row.inspectionDate ?? "")  \(row.templateName ?? "") — \(row.facilityName ?? "")"
+                + (row.overallScore.map { "  score \(ScoreExplanation.format($0))" } ?? "")
+                + (row.followUpRequired ? "  FOLLOW-UP REQUESTED" : "")
+        }
+        lines.append(
+            "page \(page) — \(result.total) in all" + (result.hasMore ? "; 'history --page \(page + 1)' for more" : ""))
+        return CommandOutput(
+            lines.joined(separator: "\n"),
+            data: [
+                "inspections": .array(result.inspections.map(historyJSON)), "total": .int(Int64(result.total)),
+                "phase": .string(result.inspections.isEmpty ? "empty" : "content"),
+                "page": .int(Int64(page)), "has_more": .bool(result.hasMore),
+            ])
+    }
+
+    static let inspectionShow = Command(
+        "inspection show", usage: "SERVER_ID", summary: "One inspection from the server (online only)."
+    ) { context, words in
+        let usage = "inspection show SERVER_ID"
+        let arguments = try ParsedArguments(words, usage: usage)
+        guard arguments.positionals.count == 1, let id = Int(arguments.positionals[0]) else {
+            throw ShellError.usage("Give one SERVER_ID (a number from 'history'). Usage: \(usage)")
+        }
+        let engine = try await context.engine()
+        let row = try await online { try await engine.app.history.show(serverID: id) }
+        var text =
+            "\(row.id)  \(row.inspectionDate ?? "")  \(row.templateName ?? "") — \(row.facilityName ?? "")"
+            + (row.areaName.map { " / \($0)" } ?? "")
+            + (row.overallScore.map { "  score \(ScoreExplanation.format($0))" } ?? "")
+        if let answers = row.raw["form_data"]?.objectValue, !answers.isEmpty {
+            text +=
+                "\n"
+                + answers.keys.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
+                .map { "  \($0): \(answers[$0]!.jsonString())" }.joined(separator: "\n")
+        }
+        return CommandOutput(text, data: row.raw.objectValue ?? [:])
+    }
+}

@@ -1,0 +1,323 @@
+import Foundation
+import JQCForms
+import JQCKit
+import JQCStorage
+
+/// The reference tables (issue 7): facilities, areas (a foreign key to their facility, rule 57),
+/// templates (raw schema JSON and its hash) and the last refresh of each collection.
+public enum FacilitiesSchema {
+    /// Registers the `facilities` namespace's migrations.
+    public static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration(namespace: "facilities", "1-create") { db in
+            try db.execute(
+                """
+                CREATE TABLE reference_facilities (
+                    id INTEGER PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL DEFAULT '',
+                    address TEXT,
+                    project_id INTEGER,
+                    project_name TEXT,
+                    is_active INTEGER NOT NULL DEFAULT 1
+                )
+                """)
+            try db.execute(
+                """
+                CREATE TABLE reference_areas (
+                    id INTEGER PRIMARY KEY NOT NULL,
+                    facility_id INTEGER NOT NULL REFERENCES reference_facilities(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL DEFAULT '',
+                    area_type TEXT
+                )
+                """)
+            try db.execute("CREATE INDEX reference_areas_facility ON reference_areas(facility_id)")
+            try db.execute(
+                """
+                CREATE TABLE reference_templates (
+                    id INTEGER PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL DEFAULT '',
+                    description TEXT,
+                    is_active INTEGER NOT NULL DEFAULT 1,
+                    form_schema TEXT NOT NULL DEFAULT '[]',
+                    schema_hash TEXT NOT NULL DEFAULT ''
+                )
+                """)
+            try db.execute(
+                """
+                CREATE TABLE reference_refresh (
+                    collection TEXT PRIMARY KEY NOT NULL,
+                    last_attempt_at TEXT,
+                    last_success_at TEXT,
+                    last_error TEXT
+                )
+                """)
+        }
+    }
+}
+
+/// Reads and writes the reference tables. Every method returns values (rule 68); every multi-row change
+/// is one transaction.
+public final class ReferenceStore: Sendable {
+    /// The store.
+    public let queue: DatabaseQueue
+
+    /// A store over `queue` (migrated with ``FacilitiesSchema``).
+    public init(queue: DatabaseQueue) {
+        self.queue = queue
+    }
+
+    // MARK: Reads
+
+    /// Cached facilities by name (then id).
+    /// - Parameters:
+    ///   - activeOnly: only active ones (every picker: seed 001 §8.4).
+    ///   - contractID: only this contract's, when given.
+    /// - Throws: `DatabaseError`.
+    public func facilities(activeOnly: Bool = true, contractID: Int? = nil) throws -> [Facility] {
+        var sql = "SELECT * FROM reference_facilities WHERE 1 = 1"
+        var arguments: StatementArguments = []
+        if activeOnly { sql += " AND is_active = 1" }
+        if let contractID {
+            sql += " AND project_id = ?"
+            arguments.append(contractID)
+        }
+        sql += " ORDER BY name, id"
+        return try queue.read { db in try db.fetchAll(sql, arguments).map(Self.facility) }
+    }
+
+    /// One cached facility (active or not), or `nil`.
+    /// - Throws: `DatabaseError`.
+    public func facility(id: Int) throws -> Facility? {
+        try queue.read { db in
+            try db.fetchOne("SELECT * FROM reference_facilities WHERE id = ?", [id]).map(Self.facility)
+        }
+    }
+
+    /// The cached areas of a facility, by name.
+    /// - Throws: `DatabaseError`.
+    public func areas(facilityID: Int) throws -> [Area] {
+        try queue.read { db in
+            try db.fetchAll("SELECT * FROM reference_areas WHERE facility_id = ? ORDER BY name, id", [facilityID])
+                .map(Self.area)
+        }
+    }
+
+    /// One cached area, or `nil`.
+    /// - Throws: `DatabaseError`.
+    public func area(id: Int) throws -> Area? {
+        try queue.read { db in try db.fetchOne("SELECT * FROM reference_areas WHERE id = ?", [id]).map(Self.area) }
+    }
+
+    /// Cached templates by name; only active ones unless `activeOnly` is `false` (rule 55: filtered here,
+    /// whatever the server sent).
+    /// - Throws: `DatabaseError`.
+    public func templates(activeOnly: Bool = true) throws -> [InspectionTemplate] {
+        let sql =
+            "SELECT * FROM reference_templates" + (activeOnly ? " WHERE is_active = 1" : "") + " ORDER BY name, id"
+        return try queue.read { db in try db.fetchAll(sql).map(Self.template) }
+    }
+
+    /// One cached template (active or not), or `nil`.
+    /// - Throws: `DatabaseError`.
+    public func template(id: Int) throws -> InspectionTemplate? {
+        try queue.read { db in
+            try db.fetchOne("SELECT * FROM reference_templates WHERE id = ?", [id]).map(Self.template)
+        }
+    }
+
+    /// The contracts: distinct `(project_id, project_name)` of the active facilities, by name.
+    /// - Throws: `DatabaseError`.
+    public func contracts() throws -> [Contract] {
+        try queue.read { db in
+            try db.fetchAll(
+                """
+                SELECT project_id, max(coalesce(project_name, '')) AS project_name FROM reference_facilities
+                WHERE is_active = 1 AND project_id IS NOT NULL GROUP BY project_id ORDER BY 2, 1
+                """
+            ).map { Contract(id: $0["project_id"] ?? 0, name: $0["project_name"] ?? "") }
+        }
+    }
+
+    /// The last refresh of a collection.
+    /// - Throws: `DatabaseError`.
+    public func refreshState(_ collection: ReferenceCollection) throws -> RefreshState {
+        try queue.read { db in
+            guard
+                let row = try db.fetchOne("SELECT * FROM reference_refresh WHERE collection = ?", [collection.rawValue])
+            else { return RefreshState() }
+            return RefreshState(
+                lastAttemptAt: row["last_attempt_at"], lastSuccessAt: row["last_success_at"],
+                lastError: row["last_error"])
+        }
+    }
+
+    // MARK: Writes
+
+    /// Applies one pull in one transaction (seed 001 §8 step 4): upserts the (deduplicated) facilities,
+    /// prunes the ones not returned — keeping as inactive those still referenced by unsynced local work
+    /// (§8.4) — relates and prunes areas (rule 57), upserts and prunes templates (rule 56), and records a
+    /// successful refresh of every collection.
+    /// - Parameters:
+    ///   - reply: both requests' results (called only after both succeeded).
+    ///   - now: the refresh time.
+    ///   - referencedFacilityIDs: the facility ids unsynced local work references, read in the same
+    ///     transaction (the composition root plugs in the inspections' and issues' lookups).
+    /// - Throws: `DatabaseError` (nothing is changed).
+    @discardableResult
+    public func apply(
+        _ reply: ReferenceReply, now: Date,
+        referencedFacilityIDs: (Database) throws -> Set<Int>
+    ) throws -> ReferenceApplyResult {
+        try queue.write { db in
+            let returned = Set(reply.facilities.map(\.id))
+            for facility in reply.facilities {
+                try db.execute(
+                    """
+                    INSERT INTO reference_facilities (id, name, address, project_id, project_name, is_active)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET name = excluded.name, address = excluded.address,
+                        project_id = excluded.project_id, project_name = excluded.project_name,
+                        is_active = excluded.is_active
+                    """,
+                    [
+                        facility.id, facility.name, facility.address, facility.projectID, facility.projectName,
+                        facility.isActive,
+                    ])
+            }
+            let cached: [Int] = try db.fetchAll("SELECT id FROM reference_facilities").compactMap { $0["id"] }
+            let referenced = try referencedFacilityIDs(db)
+            var pruned: [Int] = [], retained: [Int] = []
+            for id in cached.sorted() where !returned.contains(id) {
+                if referenced.contains(id) {
+                    try db.execute("UPDATE reference_facilities SET is_active = 0 WHERE id = ?", [id])
+                    retained.append(id)
+                } else {
+                    try db.execute("DELETE FROM reference_facilities WHERE id = ?", [id])
+                    pruned.append(id)
+                }
+            }
+            let known = Set(try db.fetchAll("SELECT id FROM reference_facilities").compactMap { $0["id"] as Int? })
+            var skipped: [Int] = []
+            var keptAreas = Set<Int>()
+            for area in reply.areas {
+                guard known.contains(area.facilityID) else {
+                    skipped.append(area.id)
+                    continue
+                }
+                keptAreas.insert(area.id)
+                try db.execute(
+                    """
+                    INSERT INTO reference_areas (id, facility_id, name, area_type) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET facility_id = excluded.facility_id, name = excluded.name,
+                        area_type = excluded.area_type
+                    """, [area.id, area.facilityID, area.name, area.areaType])
+            }
+            let cachedAreas: [Int] = try db.fetchAll("SELECT id FROM reference_areas").compactMap { $0["id"] }
+            for id in cachedAreas where !keptAreas.contains(id) {
+                try db.execute("DELETE FROM reference_areas WHERE id = ?", [id])
+            }
+            let returnedTemplates = Set(reply.templates.map(\.id))
+            for template in reply.templates {
+                try db.execute(
+                    """
+                    INSERT INTO reference_templates (id, name, description, is_active, form_schema, schema_hash)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description,
+                        is_active = excluded.is_active, form_schema = excluded.form_schema,
+                        schema_hash = excluded.schema_hash
+                    """,
+                    [
+                        template.id, template.name, template.description, template.isActive,
+                        template.formSchema.jsonString(), template.schemaHash,
+                    ])
+            }
+            let cachedTemplates: [Int] = try db.fetchAll("SELECT id FROM reference_templates").compactMap { $0["id"] }
+            var prunedTemplates: [Int] = []
+            for id in cachedTemplates.sorted() where !returnedTemplates.contains(id) {
+                try db.execute("DELETE FROM reference_templates WHERE id = ?", [id])
+                prunedTemplates.append(id)
+            }
+            for collection in ReferenceCollection.allCases {
+                try Self.record(db, collection, at: now, error: nil)
+            }
+            return ReferenceApplyResult(
+                prunedFacilities: pruned, retainedInactive: retained,
+                prunedTemplates: prunedTemplates, skippedAreas: skipped)
+        }
+    }
+
+    /// Records a failed refresh of `collections` (the cache is left as it was).
+    /// - Throws: `DatabaseError`.
+    public func recordFailure(_ collections: [ReferenceCollection], at now: Date, error: String) throws {
+        try queue.write { db in
+            for collection in collections { try Self.record(db, collection, at: now, error: error) }
+        }
+    }
+
+    /// Deletes every facility, area and template and the refresh records — nothing else (seed 001 §20,
+    /// rule 19: inspections, issues and photos are never touched).
+    /// - Throws: `DatabaseError`.
+    public func clearCache() throws {
+        try queue.write { db in
+            try db.execute("DELETE FROM reference_areas")
+            try db.execute("DELETE FROM reference_facilities")
+            try db.execute("DELETE FROM reference_templates")
+            try db.execute("DELETE FROM reference_refresh")
+        }
+    }
+
+    /// Stores one template (tests and tools; a pull replaces it).
+    /// - Throws: `DatabaseError`.
+    public func upsertTemplateForTesting(_ template: InspectionTemplate) throws {
+        try queue.write { db in
+            try db.execute(
+                """
+                INSERT OR REPLACE INTO reference_templates (id, name, description, is_active, form_schema, schema_hash)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    template.id, template.name, template.description, template.isActive,
+                    template.formSchema.jsonString(), template.schemaHash,
+                ])
+        }
+    }
+
+    private static func record(_ db: Database, _ collection: ReferenceCollection, at now: Date, error: String?) throws {
+        if error == nil {
+            try db.execute(
+                """
+                INSERT INTO reference_refresh (collection, last_attempt_at, last_success_at, last_error)
+                VALUES (?, ?, ?, NULL)
+                ON CONFLICT(collection) DO UPDATE SET last_attempt_at = excluded.last_attempt_at,
+                    last_success_at = excluded.last_success_at, last_error = NULL
+                """, [collection.rawValue, now, now])
+        } else {
+            try db.execute(
+                """
+                INSERT INTO reference_refresh (collection, last_attempt_at, last_error) VALUES (?, ?, ?)
+                ON CONFLICT(collection) DO UPDATE SET last_attempt_at = excluded.last_attempt_at,
+                    last_error = excluded.last_error
+                """, [collection.rawValue, now, error])
+        }
+    }
+
+    private static func facility(_ row: Row) -> Facility {
+        Facility(
+            id: row["id"] ?? 0, name: row["name"] ?? "", address: row["address"], projectID: row["project_id"],
+            projectName: row["project_name"], isActive: row["is_active"] ?? true)
+    }
+
+    private static func area(_ row: Row) -> Area {
+        Area(
+            id: row["id"] ?? 0, facilityID: row["facility_id"] ?? 0, name: row["name"] ?? "", areaType: row["area_type"]
+        )
+    }
+
+    private static func template(_ row: Row) -> InspectionTemplate {
+        let text: String = row["form_schema"] ?? "[]"
+        let schema = (try? JSONValue.parse(text)) ?? .array([])
+        return InspectionTemplate(
+            id: row["id"] ?? 0, name: row["name"] ?? "", description: row["description"],
+            isActive: row["is_active"] ?? true, formSchema: schema,
+            schemaHash: row["schema_hash"] ?? FormSchema(json: schema).hash)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import JQCStorage
+
+/// Called inside the submit transaction, after the inspection is written as completed + pending
+/// (SPEC.md §2 hooks): Scheduling fulfils a schedule locally, FollowUps clears a request. Throwing rolls
+/// the whole submit back.
+public protocol InspectionSubmitHook: Sendable {
+    /// The inspection was submitted.
+    /// - Parameters:
+    ///   - inspection: the stored inspection (status completed, sync pending).
+    ///   - db: the open submit transaction.
+    /// - Throws: any error, which undoes the submit.
+    func inspectionSubmitted(_ inspection: Inspection, db: Database) throws
+}
+
+/// Whether an inspection still has photos not yet settled (rule 12: an inspection is submitted only when
+/// all its photos are uploaded or failed). JQCPhotos plugs its implementation in.
+public protocol InspectionPhotoGate: Sendable {
+    /// - Returns: `true` while any of the inspection's photos is still pending upload.
+    /// - Throws: the store's error.
+    func hasUnsettledPhotos(inspectionLocalID: String, db: Database) throws -> Bool
+}
+
+/// The gate when no photos feature is registered: an inspection never waits.
+public struct NoPhotosGate: InspectionPhotoGate {
+    /// The gate.
+    public init() {}
+    public func hasUnsettledPhotos(inspectionLocalID: String, db: Database) throws -> Bool { false }
+}
+
+/// Called inside the draft-deletion transaction (seed 001 §11.3): Photos deletes the draft's pending photos
+/// (and their files after commit), Issues its issues.
+public protocol InspectionDraftDeletionHook: Sendable {
+    /// The draft is being deleted.
+    /// - Parameters:
+    ///   - localID: the draft's local id.
+    ///   - db: the open deletion transaction.
+    /// - Throws: any error, which keeps the draft.
+    func draftDeleting(localID: String, db: Database) throws
+}
+
+/// Facility ids that unsynced local work references (seed 001 §8.4), for the reference prune.
+public protocol FacilityReferenceSource: Sendable {
+    /// - Returns: the facility ids of records not yet synced.
+    /// - Throws: the store's error.
+    func facilityIDsReferencedByUnsyncedWork(db: Database) throws -> Set<Int>
+}

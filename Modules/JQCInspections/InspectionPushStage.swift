@@ -1,0 +1,101 @@
+import Foundation
+import JQCKit
+import JQCNetwork
+import JQCStorage
+import JQCSync
+
+/// The `inspections` push stage (StageOrder.inspections; seed 001 §8 step 2): POSTs each completed,
+/// pending inspection whose photos are settled (rule 12) with its `local_id`, `local://` values stripped
+/// (rule 10), GPS only when set (rule 53); on success stores the server id and marks it synced. Item errors
+/// follow the outbox policy: transient → stays pending (tries counted for real answers), refused → failed
+/// with the server's sentence, signed out / update required / offline → the pass stops.
+public struct InspectionPushStage: SyncStage {
+    public let name = "inspections"
+    public let direction = SyncDirection.push
+    public let order = StageOrder.inspections
+    public let isBestEffort = false
+
+    private let api: APIClient
+    private let store: InspectionStore
+    private let photoGate: any InspectionPhotoGate
+
+    /// A stage sending `store`'s outbox through `api`.
+    public init(api: APIClient, store: InspectionStore, photoGate: any InspectionPhotoGate = NoPhotosGate()) {
+        self.api = api
+        self.store = store
+        self.photoGate = photoGate
+    }
+
+    public func run(_ pass: SyncPass) async throws -> StageReport {
+        var report = StageReport()
+        for item in try store.pendingSubmissions() {
+            let waiting = try store.queue.read { db in
+                try photoGate.hasUnsettledPhotos(inspectionLocalID: item.localID, db: db)
+            }
+            guard !waiting, pass.shouldAttempt(attempts: item.syncAttempts, lastAttempt: item.lastAttemptAt) else {
+                report.deferred += 1
+                continue
+            }
+            do {
+                let reply = try await api.sendJSON(
+                    .post, path: "/api/v1/inspections",
+                    body: InspectionPushStage.payload(for: item))
+                try store.markSynced(
+                    localID: item.localID, serverID: reply["id"]?.intValue.map { Int($0) },
+                    at: pass.clock.now)
+                report.pushed += 1
+            } catch {
+                switch pass.disposition(for: error, attempts: item.syncAttempts) {
+                case .keepPending(let attempts, let reason):
+                    try store.markAttempt(localID: item.localID, attempts: attempts, reason: reason, at: pass.clock.now)
+                    report.deferred += 1
+                case .fail(let reason):
+                    try store.markFailed(localID: item.localID, reason: reason, at: pass.clock.now)
+                    report.failed += 1
+                case .stopPass(let stop):
+                    throw stop
+                }
+            }
+        }
+        return report
+    }
+
+    /// The POST body (CONTRACT.md `POST /inspections`, literal snake_case keys, rule 65).
+    public static func payload(for inspection: Inspection) -> JSONValue {
+        var body: [String: JSONValue] = [
+            "local_id": .string(inspection.localID),
+            "template_id": .int(Int64(inspection.templateID)),
+            "facility_id": .int(Int64(inspection.facilityID)),
+            "status": "completed",
+            "form_data": .object(stripLocalReferences(inspection.formData)),
+            "started_at": .string(DateFormats.instantString(inspection.startedAt)),
+            "completed_at": .string(DateFormats.instantString(inspection.completedAt ?? inspection.updatedAt)),
+        ]
+        if let area = inspection.areaID { body["area_id"] = .int(Int64(area)) }
+        if let score = inspection.overallScore { body["overall_score"] = .double(score) }
+        if let parent = inspection.parentInspectionServerID { body["parent_inspection_id"] = .int(Int64(parent)) }
+        if let schedule = inspection.scheduledInspectionServerID {
+            body["scheduled_inspection_id"] = .int(Int64(schedule))
+        }
+        if let latitude = inspection.submitLatitude, let longitude = inspection.submitLongitude {
+            body["submit_latitude"] = .double(latitude)
+            body["submit_longitude"] = .double(longitude)
+        }
+        if let notes = inspection.notes { body["notes"] = .string(notes) }
+        return .object(body)
+    }
+
+    /// `form_data` with every `local://` value replaced by `""` (seed 001 rule 10; inside arrays and tables too).
+    public static func stripLocalReferences(_ formData: [String: JSONValue]) -> [String: JSONValue] {
+        formData.mapValues(strip)
+    }
+
+    private static func strip(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text) where text.hasPrefix("local://"): .string("")
+        case .array(let items): .array(items.map(strip))
+        case .object(let members): .object(members.mapValues(strip))
+        default: value
+        }
+    }
+}

@@ -1,0 +1,327 @@
+import Foundation
+import JQCKit
+import JQCStorage
+import JQCSync
+
+/// The `inspections` table (issue 7; seed 001 `LocalInspection`). New columns always get defaults (rule 8).
+public enum InspectionsSchema {
+    /// Registers the `inspections` namespace's migrations.
+    public static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration(namespace: "inspections", "1-create") { db in
+            try db.execute(
+                """
+                CREATE TABLE inspections (
+                    local_id TEXT PRIMARY KEY NOT NULL,
+                    server_id INTEGER UNIQUE,
+                    template_id INTEGER NOT NULL,
+                    template_name TEXT NOT NULL DEFAULT '',
+                    facility_id INTEGER NOT NULL,
+                    facility_name TEXT NOT NULL DEFAULT '',
+                    area_id INTEGER,
+                    area_name TEXT,
+                    project_id INTEGER,
+                    status TEXT NOT NULL DEFAULT 'draft',
+                    sync_status TEXT NOT NULL DEFAULT 'pending',
+                    sync_attempts INTEGER NOT NULL DEFAULT 0,
+                    last_attempt_at TEXT,
+                    sync_error TEXT,
+                    form_data TEXT NOT NULL DEFAULT '{}',
+                    schema_snapshot TEXT NOT NULL DEFAULT '[]',
+                    schema_hash TEXT NOT NULL DEFAULT '',
+                    overall_score REAL,
+                    started_at TEXT NOT NULL,
+                    completed_at TEXT,
+                    parent_inspection_local_id TEXT,
+                    parent_inspection_server_id INTEGER,
+                    scheduled_inspection_server_id INTEGER,
+                    submit_latitude REAL,
+                    submit_longitude REAL,
+                    notes TEXT,
+                    follow_up_required INTEGER NOT NULL DEFAULT 0,
+                    follow_up_note TEXT,
+                    created_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL
+                )
+                """)
+            try db.execute("CREATE INDEX inspections_outbox ON inspections(status, sync_status)")
+        }
+    }
+}
+
+/// Reads and writes local inspections. Methods taking a `Database` run inside the caller's transaction
+/// (the service composes one transaction per action); the others open their own.
+public final class InspectionStore: Sendable {
+    /// The store.
+    public let queue: DatabaseQueue
+
+    /// A store over `queue` (migrated with ``InspectionsSchema``).
+    public init(queue: DatabaseQueue) {
+        self.queue = queue
+    }
+
+    // MARK: Reads
+
+    /// One inspection, or `nil`.
+    /// - Throws: `DatabaseError`.
+    public func inspection(localID: String) throws -> Inspection? {
+        try queue.read { db in try inspection(db, localID: localID) }
+    }
+
+    /// One inspection inside a transaction, or `nil`.
+    /// - Throws: `DatabaseError`.
+    public func inspection(_ db: Database, localID: String) throws -> Inspection? {
+        try db.fetchOne("SELECT * FROM inspections WHERE local_id = ?", [localID]).map(Self.inspection)
+    }
+
+    /// Every local inspection, newest first; only drafts when `draftsOnly`.
+    /// - Throws: `DatabaseError`.
+    public func all(draftsOnly: Bool = false) throws -> [Inspection] {
+        let filter = draftsOnly ? " WHERE status = 'draft'" : ""
+        return try queue.read { db in
+            try db.fetchAll("SELECT * FROM inspections\(filter) ORDER BY created_at DESC, rowid DESC").map(
+                Self.inspection)
+        }
+    }
+
+    /// Completed inspections waiting for the outbox (not synced, not failed), oldest submit first.
+    /// - Throws: `DatabaseError`.
+    public func pendingSubmissions() throws -> [Inspection] {
+        try queue.read { db in
+            try db.fetchAll(
+                """
+                SELECT * FROM inspections WHERE status = 'completed' AND sync_status = 'pending'
+                ORDER BY completed_at, rowid
+                """
+            ).map(Self.inspection)
+        }
+    }
+
+    // MARK: Writes (inside the caller's transaction)
+
+    /// Inserts a new inspection.
+    /// - Throws: `DatabaseError`.
+    public func insert(_ db: Database, _ i: Inspection) throws {
+        try db.execute(
+            """
+            INSERT INTO inspections (local_id, server_id, template_id, template_name, facility_id, facility_name,
+                area_id, area_name, project_id, status, sync_status, sync_attempts, last_attempt_at, sync_error,
+                form_data, schema_snapshot, schema_hash, overall_score, started_at, completed_at,
+                parent_inspection_local_id, parent_inspection_server_id, scheduled_inspection_server_id,
+                submit_latitude, submit_longitude, notes, follow_up_required, follow_up_note, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                i.localID, i.serverID, i.templateID, i.templateName, i.facilityID, i.facilityName, i.areaID,
+                i.areaName, i.projectID, i.status.rawValue, i.syncStatus.rawValue, i.syncAttempts, i.lastAttemptAt,
+                i.syncError, JSONValue.object(i.formData).jsonString(), i.schemaSnapshot.jsonString(), i.schemaHash,
+                i.overallScore, i.startedAt, i.completedAt, i.parentInspectionLocalID, i.parentInspectionServerID,
+                i.scheduledInspectionServerID, i.submitLatitude, i.submitLongitude, i.notes, i.followUpRequired,
+                i.followUpNote, i.createdAt, i.updatedAt,
+            ])
+    }
+
+    /// Writes a draft's answers.
+    /// - Throws: `DatabaseError`.
+    public func updateAnswers(_ db: Database, localID: String, formData: [String: JSONValue], at now: Date) throws {
+        try db.execute(
+            "UPDATE inspections SET form_data = ?, updated_at = ? WHERE local_id = ?",
+            [JSONValue.object(formData).jsonString(), now, localID])
+    }
+
+    /// Marks a draft submitted: final answers, score, GPS, `completed` + `pending` + `completed_at`, tries reset.
+    /// - Throws: `DatabaseError`.
+    public func markSubmitted(
+        _ db: Database, localID: String, formData: [String: JSONValue], score: Double?,
+        location: Coordinate?, at now: Date
+    ) throws {
+        try db.execute(
+            """
+            UPDATE inspections SET form_data = ?, overall_score = ?, submit_latitude = ?, submit_longitude = ?,
+                status = 'completed', sync_status = 'pending', sync_attempts = 0, sync_error = NULL,
+                last_attempt_at = NULL, completed_at = ?, updated_at = ?
+            WHERE local_id = ? AND status = 'draft'
+            """,
+            [
+                JSONValue.object(formData).jsonString(), score, location?.latitude, location?.longitude, now, now,
+                localID,
+            ])
+    }
+
+    /// Clears `follow_up_required` on one local inspection.
+    /// - Throws: `DatabaseError`.
+    public func clearFollowUpFlag(_ db: Database, localID: String, at now: Date) throws {
+        try db.execute(
+            "UPDATE inspections SET follow_up_required = 0, updated_at = ? WHERE local_id = ?", [now, localID])
+    }
+
+    /// The local id of the inspection with `serverID`, or `nil` when it is not on this device.
+    /// - Throws: `DatabaseError`.
+    public func localID(_ db: Database, serverID: Int) throws -> String? {
+        try db.scalar("SELECT local_id FROM inspections WHERE server_id = ?", [serverID])
+    }
+
+    /// Whether an inspection with `localID` is on this device.
+    /// - Throws: `DatabaseError`.
+    public func exists(_ db: Database, localID: String) throws -> Bool {
+        let count: Int? = try db.scalar("SELECT count(*) FROM inspections WHERE local_id = ?", [localID])
+        return count == 1
+    }
+
+    /// Flagged completed inspections of a template and facility, other than `excluding` (rule 15's fallback).
+    /// - Throws: `DatabaseError`.
+    public func flaggedLocalIDs(_ db: Database, templateID: Int, facilityID: Int, excluding: String) throws -> [String]
+    {
+        try db.fetchAll(
+            """
+            SELECT local_id FROM inspections WHERE template_id = ? AND facility_id = ? AND follow_up_required = 1
+                AND status = 'completed' AND local_id <> ? ORDER BY local_id
+            """, [templateID, facilityID, excluding]
+        ).compactMap { $0["local_id"] }
+    }
+
+    /// Sets the follow-up mirror (the follow-up pull; tests).
+    /// - Throws: `DatabaseError`.
+    public func setFollowUp(localID: String, required: Bool, note: String?) throws {
+        try queue.write { db in
+            try db.execute(
+                "UPDATE inspections SET follow_up_required = ?, follow_up_note = ? WHERE local_id = ?",
+                [required, note, localID])
+        }
+    }
+
+    /// Deletes a draft (never a completed inspection).
+    /// - Returns: whether a draft was deleted.
+    /// - Throws: `DatabaseError`.
+    public func deleteDraft(_ db: Database, localID: String) throws -> Bool {
+        try db.execute("DELETE FROM inspections WHERE local_id = ? AND status = 'draft'", [localID])
+        return db.changesCount == 1
+    }
+
+    // MARK: Outbox
+
+    /// Marks a completed inspection synced with the server's id.
+    /// - Throws: `DatabaseError`.
+    public func markSynced(localID: String, serverID: Int?, at now: Date) throws {
+        try queue.write { db in
+            try db.execute(
+                """
+                UPDATE inspections SET sync_status = 'synced', server_id = coalesce(?, server_id), sync_error = NULL,
+                    last_attempt_at = ?, updated_at = ?
+                WHERE local_id = ?
+                """, [serverID, now, now, localID])
+        }
+    }
+
+    /// Records a transient failure: stays pending with `attempts` counted tries and the reason.
+    /// - Throws: `DatabaseError`.
+    public func markAttempt(localID: String, attempts: Int, reason: String, at now: Date) throws {
+        try queue.write { db in
+            try db.execute(
+                """
+                UPDATE inspections SET sync_attempts = ?, sync_error = ?, last_attempt_at = ?, updated_at = ?
+                WHERE local_id = ?
+                """, [attempts, reason, now, now, localID])
+        }
+    }
+
+    /// Marks an inspection failed for good with the reason (never deleted; rule: nothing is ever deleted
+    /// because of an error).
+    /// - Throws: `DatabaseError`.
+    public func markFailed(localID: String, reason: String, at now: Date) throws {
+        try queue.write { db in
+            try db.execute(
+                """
+                UPDATE inspections SET sync_status = 'failed', sync_error = ?, last_attempt_at = ?, updated_at = ?
+                WHERE local_id = ?
+                """, [reason, now, now, localID])
+        }
+    }
+
+    /// Puts a failed inspection back in the outbox with its tries reset.
+    /// - Returns: whether a failed inspection was found.
+    /// - Throws: `DatabaseError`.
+    public func retryFailed(localID: String, at now: Date) throws -> Bool {
+        try queue.write { db in
+            try db.execute(
+                """
+                UPDATE inspections SET sync_status = 'pending', sync_attempts = 0, sync_error = NULL,
+                    last_attempt_at = NULL, updated_at = ?
+                WHERE local_id = ? AND status = 'completed' AND sync_status = 'failed'
+                """, [now, localID])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Completed inspections not yet synced and not failed.
+    /// - Throws: `DatabaseError`.
+    public func pendingCount() throws -> Int {
+        try queue.read { db in
+            let count: Int? = try db.scalar(
+                "SELECT count(*) FROM inspections WHERE status = 'completed' AND sync_status = 'pending'")
+            return count ?? 0
+        }
+    }
+
+    /// Failed inspections, oldest first.
+    /// - Throws: `DatabaseError`.
+    public func failed() throws -> [FailedOutboxItem] {
+        try queue.read { db in
+            try db.fetchAll(
+                """
+                SELECT local_id, sync_error FROM inspections WHERE sync_status = 'failed' ORDER BY updated_at, local_id
+                """
+            ).map {
+                FailedOutboxItem(
+                    kind: "inspection", localID: $0["local_id"] ?? "",
+                    reason: $0["sync_error"] ?? "The server refused it.")
+            }
+        }
+    }
+
+    /// The facility ids of inspections not yet synced (drafts included; seed 001 §8.4).
+    /// - Throws: `DatabaseError`.
+    public func facilityIDsReferencedByUnsyncedWork(db: Database) throws -> Set<Int> {
+        Set(
+            try db.fetchAll("SELECT DISTINCT facility_id FROM inspections WHERE sync_status <> 'synced'")
+                .compactMap { $0["facility_id"] as Int? })
+    }
+
+    static func inspection(_ row: Row) -> Inspection {
+        let formText: String = row["form_data"] ?? "{}"
+        let schemaText: String = row["schema_snapshot"] ?? "[]"
+        let created: Date = row["created_at"] ?? Date(timeIntervalSince1970: 0)
+        return Inspection(
+            localID: row["local_id"] ?? "", serverID: row["server_id"], templateID: row["template_id"] ?? 0,
+            templateName: row["template_name"] ?? "", facilityID: row["facility_id"] ?? 0,
+            facilityName: row["facility_name"] ?? "", areaID: row["area_id"], areaName: row["area_name"],
+            projectID: row["project_id"],
+            status: InspectionStatus(rawValue: row["status"] ?? "") ?? .draft,
+            syncStatus: SyncStatus(rawValue: row["sync_status"] ?? "") ?? .pending,
+            syncAttempts: row["sync_attempts"] ?? 0, lastAttemptAt: row["last_attempt_at"],
+            syncError: row["sync_error"],
+            formData: (try? JSONValue.parse(formText))?.objectValue ?? [:],
+            schemaSnapshot: (try? JSONValue.parse(schemaText)) ?? .array([]), schemaHash: row["schema_hash"] ?? "",
+            overallScore: row["overall_score"], startedAt: row["started_at"] ?? created,
+            completedAt: row["completed_at"], parentInspectionLocalID: row["parent_inspection_local_id"],
+            parentInspectionServerID: row["parent_inspection_server_id"],
+            scheduledInspectionServerID: row["scheduled_inspection_server_id"],
+            submitLatitude: row["submit_latitude"], submitLongitude: row["submit_longitude"], notes: row["notes"],
+            followUpRequired: row["follow_up_required"] ?? false, followUpNote: row["follow_up_note"],
+            createdAt: created, updatedAt: row["updated_at"] ?? created)
+    }
+}
+
+/// The inspections' outbox report for `status`: pending `inspections`, failed items of kind `inspection`.
+public struct InspectionOutboxReporter: OutboxReporter {
+    let store: InspectionStore
+
+    /// A reporter over `store`.
+    public init(store: InspectionStore) {
+        self.store = store
+    }
+
+    public func pendingCounts() throws -> [String: Int] { ["inspections": try store.pendingCount()] }
+    public func failedItems() throws -> [FailedOutboxItem] { try store.failed() }
+}
+
+extension InspectionStore: FacilityReferenceSource {}
