@@ -297,6 +297,7 @@ public actor APIClient {
     private func refresh(replacing token: String) async throws -> Credentials {
         guard let held = credentials else { throw APIError.signedOut }
         if held.accessToken != token { return held }
+        if let newer = adoptNewerStoredCredentials(than: held) { return newer }
         if let task = refreshTask { return try await awaitRefresh(task) }
         let task = Task { try await self.performRefresh(using: held.refreshToken) }
         refreshTask = task
@@ -326,6 +327,12 @@ public actor APIClient {
         request.headers.set("X-JQC-API-Version", String(identity.apiVersion))
         let response = try await transmit(request, progress: nil)
         if response.status == 401 || response.status == 403 {
+            // Another process sharing the data directory may have rotated the token meanwhile: its new
+            // credentials are in the store, and this session is not over.
+            if let held = credentials, let newer = adoptNewerStoredCredentials(than: held) {
+                logger.info("the refresh token was rotated by another process; using its credentials")
+                return newer
+            }
             logger.warning("the server refused the refresh token; signing out (local work is kept)")
             signOutLocally()
             throw APIError.signedOut
@@ -352,6 +359,16 @@ public actor APIClient {
     }
 
     // MARK: - Credentials
+
+    /// The token store's credentials when another process wrote newer ones for the same person (a refresh
+    /// elsewhere rotated the tokens), now held here; `nil` when the store holds what this client holds.
+    private func adoptNewerStoredCredentials(than held: Credentials) -> Credentials? {
+        guard let stored = tokens.load(), stored.user.id == held.user.id,
+              stored.refreshToken != held.refreshToken
+        else { return nil }
+        credentials = stored
+        return stored
+    }
 
     func credentialsSnapshot() -> Credentials? { credentials }
 
