@@ -262,7 +262,7 @@ public final class InspectionService: Sendable {
         } catch let error as InspectionsError {
             throw error
         } catch let error as DatabaseError {
-            throw InspectionsError(.storage, "The local store failed: \(error.description)")
+            throw InspectionsError(.storage, error.description)
         }
     }
 }

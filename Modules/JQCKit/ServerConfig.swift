@@ -18,6 +18,9 @@ public enum ServerSelection: Sendable, Hashable, CustomStringConvertible {
     public static let primaryURL = URL(string: "https://jqc.ltservicesinc.com")!
     /// The production secondary server.
     public static let secondaryURL = URL(string: "https://jqc1.ltservicesinc.com")!
+    /// A loopback address where nothing listens (port 1): used when the embedded dev server cannot start, so
+    /// every request fails as offline and none leaves the machine, while local work goes on.
+    public static let unavailableURL = URL(string: "http://127.0.0.1:1")!
 
     /// Reads a stored or typed selection.
     /// - Parameter text: `primary`, `secondary`, or an `http`/`https` URL with a host and no path

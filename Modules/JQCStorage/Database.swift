@@ -46,7 +46,7 @@ public final class Database {
         } catch let error as DatabaseError {
             close()
             // Name the file, so the person knows which one to move aside or restore.
-            throw DatabaseError(resultCode: error.extendedResultCode, detail: "\(error.detail): \(path)", sql: error.sql)
+            throw error.naming(path)
         } catch {
             close()
             throw error
@@ -74,7 +74,8 @@ public final class Database {
             if result != SQLITE_OK {
                 let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
                 sqlite3_free(message)
-                throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: text, sql: sql)
+                throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: text, sql: sql,
+                                    systemErrno: sqlite3_system_errno(handle))
             }
             return
         }
@@ -145,7 +146,8 @@ public final class Database {
         var statement: OpaquePointer?
         let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard result == SQLITE_OK, let statement else {
-            throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: String(cString: sqlite3_errmsg(handle)), sql: sql)
+            throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: String(cString: sqlite3_errmsg(handle)), sql: sql,
+                                systemErrno: sqlite3_system_errno(handle))
         }
         statementCache[sql] = statement
         return statement
@@ -175,7 +177,8 @@ public final class Database {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: String(cString: sqlite3_errmsg(handle)), sql: sql)
+            throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: String(cString: sqlite3_errmsg(handle)), sql: sql,
+                                systemErrno: sqlite3_system_errno(handle))
         }
     }
 

@@ -1,4 +1,8 @@
 import CSQLite
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 /// A failure of the local store, with SQLite's primary and extended result codes and a sentence a
@@ -20,6 +24,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable
         case constraint
         /// The store was written by a newer build (it has migrations this build does not know).
         case newerSchema = "newer_schema"
+        /// `SQLITE_IOERR`: a read or write of the file failed (a full or failing disk, a removed volume).
+        case ioError = "io_error"
         /// A migration failed; the store was left as it was before any migration of this run.
         case migrationFailed = "migration_failed"
         /// Misuse of the API (e.g. a write inside `read`).
@@ -35,11 +41,24 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable
     /// SQLite's extended result code, or 0.
     public let extendedResultCode: Int32
     /// SQLite's own message (`sqlite3_errmsg`) or the storage layer's detail.
-    public let detail: String
+    public internal(set) var detail: String
     /// The statement that failed, when there was one.
     public let sql: String?
 
     /// An error for a SQLite result code.
+    /// An error for a SQLite result code; `systemErrno` (from `sqlite3_system_errno`) turns a failed write on a
+    /// full disk (ENOSPC, EFBIG, EDQUOT), which SQLite may report as an I/O error, into ``Kind/diskFull``.
+    public init(resultCode: Int32, extendedResultCode: Int32? = nil, detail: String, sql: String? = nil,
+                systemErrno: Int32) {
+        let osReason = systemErrno != 0 ? ": " + String(cString: strerror(systemErrno)) : ""
+        let detail = resultCode & 0xff == SQLITE_IOERR ? detail + osReason : detail
+        self.init(resultCode: resultCode, extendedResultCode: extendedResultCode, detail: detail, sql: sql)
+        if resultCode & 0xff == SQLITE_IOERR, [ENOSPC, EFBIG, EDQUOT].contains(systemErrno) {
+            self = DatabaseError(resultCode: SQLITE_FULL, extendedResultCode: extendedResultCode ?? resultCode,
+                                 detail: detail, sql: sql)
+        }
+    }
+
     public init(resultCode: Int32, extendedResultCode: Int32? = nil, detail: String, sql: String? = nil) {
         self.resultCode = resultCode & 0xff
         self.extendedResultCode = extendedResultCode ?? resultCode
@@ -52,6 +71,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable
         case SQLITE_BUSY, SQLITE_LOCKED: kind = .busy
         case SQLITE_CANTOPEN: kind = .cannotOpen
         case SQLITE_CONSTRAINT: kind = .constraint
+        case SQLITE_IOERR: kind = .ioError
         case SQLITE_MISUSE: kind = .misuse
         default: kind = .other
         }
@@ -88,10 +108,23 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable
             return "The local store could not be opened (\(detail)). Check that the data directory exists and is writable."
         case .constraint:
             return "The change was refused by the local store (\(detail)); nothing was changed."
+        case .ioError:
+            return "The local store could not be written (\(detail)); nothing was changed. The disk may be full or "
+                + "failing: free some space and try again."
         case .newerSchema, .migrationFailed:
             return detail
         case .misuse, .other:
             return "The local store failed: \(detail) (SQLite code \(extendedResultCode))."
         }
+    }
+}
+
+extension DatabaseError {
+    /// The same error with the store's file path added to its detail (so a person knows which file).
+    func naming(_ path: String) -> DatabaseError {
+        guard kind != .newerSchema, kind != .migrationFailed else { return self }
+        var copy = self
+        copy.detail = "\(detail): \(path)"
+        return copy
     }
 }

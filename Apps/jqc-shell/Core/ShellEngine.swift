@@ -43,8 +43,20 @@ final class ShellEngine: Sendable {
     static func start(options: ShellOptions, dataDirectory: DataDirectory, output: ShellOutput) async throws -> ShellEngine {
         let recorded = dataDirectory.recordedServer
         let identity = options.server.flatMap(ServerIdentity.init(text:)) ?? recorded ?? .embedded
-        let embedded: EmbeddedServer? = identity == .embedded ? try EmbeddedServer.start(dataDirectory: dataDirectory) : nil
-        let selection = InMemorySelectionStore(embedded?.baseURL.absoluteString ?? identity.description)
+        var embedded: EmbeddedServer?
+        var selectionValue = identity.description
+        if identity == .embedded {
+            do {
+                let server = try EmbeddedServer.start(dataDirectory: dataDirectory)
+                embedded = server
+                selectionValue = server.baseURL.absoluteString
+            } catch {
+                // Local work must go on (a full disk, say): requests fail as offline until the next run.
+                output.err("warning: \(error) Working offline: your work is saved locally and queued.")
+                selectionValue = ServerSelection.unavailableURL.absoluteString
+            }
+        }
+        let selection = InMemorySelectionStore(selectionValue)
         let interactive = options.scriptFile == nil && options.commandString == nil && output.stdinIsTerminal
         let app: AppComposition
         do {
