@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 trials="${JQC_CHAOS_TRIALS:-200}"
 iterations="${JQC_FUZZ_ITERATIONS:-20000}"
 swift build --build-tests -j "$(nproc)"
-echo "chaos: kill -9 mid-sync ($trials trials), fault matrix, rotated refresh tokens, disk full, damaged store"
-JQC_CHAOS_TRIALS="$trials" swift test --skip-build --filter 'KillMidSyncTests|ChaosFaultMatrixTests|ConcurrentRefreshTests|ChaosStorageTests' 2>&1 \
+echo "chaos: kill -9 mid-sync ($trials trials), fault matrix, rotated refresh tokens, disk full, damaged store, clock jumps"
+JQC_CHAOS_TRIALS="$trials" swift test --skip-build --filter 'KillMidSyncTests|ChaosFaultMatrixTests|ConcurrentRefreshTests|ChaosStorageTests|ClockJumpTests' 2>&1 \
   | tee /tmp/jqc-chaos.log | grep -E '^chaos:|✘|Test run'
 echo "fuzzing: $iterations iterations each of JPEG input, API replies and schema text"
 JQC_FUZZ_ITERATIONS="$iterations" swift test --skip-build --filter 'FuzzTests' 2>&1 | grep -E '✘|Test run'
