@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a benchmark could not run: a sentence a person can act on (the tool's one error type).
@@ -90,15 +90,17 @@ enum Child {
     /// Starts `argv` (absolute path first) with its streams redirected; `close` lists descriptors the child
     /// must not inherit (the other ends of pipes).
     /// - Throws: ``BenchError`` when it cannot start.
-    static func spawn(_ argv: [String], stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .null,
-                      close: [Int32] = []) throws -> pid_t
-    {
+    static func spawn(
+        _ argv: [String], stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .null,
+        close: [Int32] = []
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for (target, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
             switch stream {
-            case .null: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .null:
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
             case .file(let path):
                 posix_spawn_file_actions_addopen(
                     &actions, target, path, target == 0 ? O_RDONLY : (O_WRONLY | O_CREAT | O_TRUNC), 0o644)
@@ -111,8 +113,10 @@ enum Child {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
         guard result == 0 else {
-            throw BenchError("spawn", "Could not start \(argv[0]): \(String(cString: strerror(result))). "
-                + "Is it installed (make deps) and built (swift build -c release)?")
+            throw BenchError(
+                "spawn",
+                "Could not start \(argv[0]): \(String(cString: strerror(result))). "
+                    + "Is it installed (make deps) and built (swift build -c release)?")
         }
         return pid
     }
@@ -127,7 +131,8 @@ enum Child {
     /// Runs `executable arguments…` to completion, stdout and stderr captured (through files), stdin empty.
     /// - Throws: ``BenchError`` when it cannot start.
     static func run(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("jqc-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jqc-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let outPath = scratch.path + ".out"
         let errPath = scratch.path + ".err"
         defer {
@@ -140,8 +145,9 @@ enum Child {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let stdout = FileManager.default.contents(atPath: outPath) ?? Data()
         let stderr = FileManager.default.contents(atPath: errPath) ?? Data()
-        return ProcessResult(status: status, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self),
-                             elapsed: elapsed)
+        return ProcessResult(
+            status: status, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self),
+            elapsed: elapsed)
     }
 
     /// Runs `first | second > output` as two processes joined by a pipe (no shell in between); returns
@@ -160,8 +166,9 @@ enum Child {
                 Glibc.close(writeEnd)
             }
             producer = try spawn(first, stdout: .descriptor(writeEnd), close: [readEnd, writeEnd])
-            consumer = try spawn(second, stdin: .descriptor(readEnd), stdout: .file(output.path),
-                                 close: [readEnd, writeEnd])
+            consumer = try spawn(
+                second, stdin: .descriptor(readEnd), stdout: .file(output.path),
+                close: [readEnd, writeEnd])
         }
         let firstStatus = wait(producer)
         let secondStatus = wait(consumer)

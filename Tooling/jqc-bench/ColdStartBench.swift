@@ -34,22 +34,32 @@ struct ColdStartBench {
 
         var rowsOut: [ReportRow] = []
         rowsOut.append(try time("Shell cold start: -c \"echo ready\"", ["--data-dir", data.path, "-c", "echo ready"]))
-        rowsOut.append(try time("Shell cold start: offline tool score", ["--data-dir", data.path, "-c",
-                                                                         "score \(scoreFile.path)"]))
+        rowsOut.append(
+            try time(
+                "Shell cold start: offline tool score",
+                [
+                    "--data-dir", data.path, "-c",
+                    "score \(scoreFile.path)",
+                ]))
         if let server {
-            rowsOut.append(try time("Shell start to engine ready (store open + migrate), standalone server",
-                                    ["--data-dir", data.path, "--server", server, "-c", "whoami"]))
+            rowsOut.append(
+                try time(
+                    "Shell start to engine ready (store open + migrate), standalone server",
+                    ["--data-dir", data.path, "--server", server, "-c", "whoami"]))
         }
         let embeddedData = work.appendingPathComponent("shell-embedded", isDirectory: true)
         try? FileManager.default.removeItem(at: embeddedData)
         try FileManager.default.createDirectory(at: embeddedData, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: data.appendingPathComponent("jqc.sqlite"),
-                                         to: embeddedData.appendingPathComponent("jqc.sqlite"))
-        var embedded = try time("Shell start to engine ready, embedded dev server (default start)",
-                                ["--data-dir", embeddedData.path, "--server", "embedded", "-c", "whoami"])
-        embedded = ReportRow(benchmark: embedded.benchmark, ours: embedded.ours, reference: embedded.reference,
-                             ratio: embedded.ratio, target: "info", verdict: .info,
-                             note: embedded.note + "; includes starting the in-process dev server and its seed")
+        try FileManager.default.copyItem(
+            at: data.appendingPathComponent("jqc.sqlite"),
+            to: embeddedData.appendingPathComponent("jqc.sqlite"))
+        var embedded = try time(
+            "Shell start to engine ready, embedded dev server (default start)",
+            ["--data-dir", embeddedData.path, "--server", "embedded", "-c", "whoami"])
+        embedded = ReportRow(
+            benchmark: embedded.benchmark, ours: embedded.ours, reference: embedded.reference,
+            ratio: embedded.ratio, target: "info", verdict: .info,
+            note: embedded.note + "; includes starting the in-process dev server and its seed")
         rowsOut.append(embedded)
         return rowsOut
     }
@@ -59,8 +69,10 @@ struct ColdStartBench {
         for index in 0..<(runs + 2) {
             let result = try Child.run(shell, arguments)
             guard result.status == 0 else {
-                throw BenchError("child-failed", "jqc-shell \(arguments.joined(separator: " ")) exited "
-                    + "\(result.status): \(result.stderr)")
+                throw BenchError(
+                    "child-failed",
+                    "jqc-shell \(arguments.joined(separator: " ")) exited "
+                        + "\(result.status): \(result.stderr)")
             }
             if index >= 2 { samples.add(result.elapsed) }  // two warm-up runs fill the page cache
         }

@@ -17,23 +17,30 @@ struct PhotoBench {
     func run() throws -> [ReportRow] {
         guard let djpeg = Child.which("djpeg"), let cjpeg = Child.which("cjpeg") else {
             return [
-                .skipped("Photo import", target: "≥ 1.0× speed",
-                         why: "djpeg/cjpeg not found: run make deps (libjpeg-turbo-progs).")
+                .skipped(
+                    "Photo import", target: "≥ 1.0× speed",
+                    why: "djpeg/cjpeg not found: run make deps (libjpeg-turbo-progs).")
             ]
         }
         let reference = Reference(djpeg: djpeg, cjpeg: cjpeg)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         var rows: [ReportRow] = []
         if let fixtures, FileManager.default.fileExists(atPath: fixtures.path) {
-            rows.append(try compare(label: "Photo import, fixture photos", files: try fixtureFiles(fixtures, reference: reference),
-                                    reference: reference))
+            rows.append(
+                try compare(
+                    label: "Photo import, fixture photos", files: try fixtureFiles(fixtures, reference: reference),
+                    reference: reference))
         } else {
-            rows.append(.skipped("Photo import, fixture photos", target: "ours/ref time ≤ 1.00×",
-                                 why: "../shared/fixtures/photos is absent on this machine."))
+            rows.append(
+                .skipped(
+                    "Photo import, fixture photos", target: "ours/ref time ≤ 1.00×",
+                    why: "../shared/fixtures/photos is absent on this machine."))
         }
         let large = try generateLargePhoto()
-        rows.append(try compare(label: "Photo import, generated 12 MP (4000×3000)", files: [large],
-                                reference: reference))
+        rows.append(
+            try compare(
+                label: "Photo import, generated 12 MP (4000×3000)", files: [large],
+                reference: reference))
         rows += try peakRSS(large, reference: reference)
         return rows
     }
@@ -180,7 +187,8 @@ struct Reference {
 enum ImportOnce {
     static func run(_ arguments: [String]) throws {
         guard arguments.count == 2 else { throw BenchError("usage", "usage: jqc-bench import-once IN OUT") }
-        _ = try JPEGPipeline.recompress(input: URL(fileURLWithPath: arguments[0]),
-                                        output: URL(fileURLWithPath: arguments[1]))
+        _ = try JPEGPipeline.recompress(
+            input: URL(fileURLWithPath: arguments[0]),
+            output: URL(fileURLWithPath: arguments[1]))
     }
 }

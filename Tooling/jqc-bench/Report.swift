@@ -44,8 +44,9 @@ struct ReportRow {
 
     /// A row for a benchmark that did not run; `why` says why and what would make it run.
     static func skipped(_ benchmark: String, target: String, why: String) -> ReportRow {
-        ReportRow(benchmark: benchmark, ours: "—", reference: "—", ratio: "—", target: target, verdict: .skipped,
-                  note: why)
+        ReportRow(
+            benchmark: benchmark, ours: "—", reference: "—", ratio: "—", target: target, verdict: .skipped,
+            note: why)
     }
 }
 

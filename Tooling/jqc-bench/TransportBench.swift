@@ -13,6 +13,9 @@ import JQCNetwork
 struct TransportBench {
     let devserver: String
     let work: URL
+    /// Where the dev servers keep their data: tmpfs when available, so the server's fsyncs do not drown the
+    /// client's overhead the row is about.
+    let serverWork: URL
     let requests: Int
     let uploads: Int
     let rounds: Int
@@ -28,7 +31,8 @@ struct TransportBench {
         for round in 0..<rounds {
             let sides = round % 2 == 0 ? [0, 1, 2] : [1, 2, 0]
             for side in sides {
-                let session = try await Session.start(devserver: devserver, work: work, label: "issues-\(round)-\(side)")
+                let session = try await Session.start(
+                    devserver: devserver, work: serverWork, label: "issues-\(round)-\(side)")
                 defer { session.stop() }
                 switch side {
                 case 0: keepAlive.add(try await session.postIssues(requests, prefix: "api-\(round)", reuse: true))
@@ -70,7 +74,8 @@ struct TransportBench {
         var theirs = Samples()
         for round in 0..<rounds {
             for side in round % 2 == 0 ? [0, 1] : [1, 0] {
-                let session = try await Session.start(devserver: devserver, work: work, label: "upload-\(round)-\(side)")
+                let session = try await Session.start(
+                    devserver: devserver, work: serverWork, label: "upload-\(round)-\(side)")
                 defer { session.stop() }
                 if side == 0 {
                     ours.add(try await session.upload(uploads, photo: photo))
@@ -114,9 +119,10 @@ final class Session {
         let server = try DevServerProcess(executable: devserver, dataDirectory: data)
         do {
             let tokens = InMemoryTokenStore()
-            let api = APIClient(config: ServerConfig(store: InMemorySelectionStore(server.baseURL)),
-                                transport: CurlTransport(), tokens: tokens, refusals: InMemoryUpdateRefusalMemory(),
-                                identity: ClientIdentity(version: "bench"))
+            let api = APIClient(
+                config: ServerConfig(store: InMemorySelectionStore(server.baseURL)),
+                transport: CurlTransport(), tokens: tokens, refusals: InMemoryUpdateRefusalMemory(),
+                identity: ClientIdentity(version: "bench"))
             _ = try await api.login(username: "alex", password: "inspect-demo")
             guard let token = tokens.load()?.accessToken else {
                 throw BenchError("login", "The dev server accepted the login but no token was stored.")
@@ -145,8 +151,9 @@ final class Session {
     func postIssues(_ count: Int, prefix: String, reuse: Bool) async throws -> Double {
         try await seconds {
             for index in 0..<count {
-                _ = try await api.sendJSON(.post, path: "/api/v1/issues", body: issueBody("\(prefix)-\(index)"),
-                                           idempotent: reuse ? true : nil)
+                _ = try await api.sendJSON(
+                    .post, path: "/api/v1/issues", body: issueBody("\(prefix)-\(index)"),
+                    idempotent: reuse ? true : nil)
             }
         }
     }
@@ -206,8 +213,10 @@ final class Session {
         let codes = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
         guard result.status == 0, codes.count == count, codes.allSatisfy({ $0 == expect }) else {
             let seen = Set(codes).sorted().joined(separator: ",")
-            throw BenchError("child-failed", "curl sent \(codes.count) of \(count) requests (statuses \(seen)); "
-                + "exit \(result.status): \(result.stderr)")
+            throw BenchError(
+                "child-failed",
+                "curl sent \(codes.count) of \(count) requests (statuses \(seen)); "
+                    + "exit \(result.status): \(result.stderr)")
         }
         return result.elapsed
     }
@@ -217,6 +226,7 @@ final class Session {
 final class DevServerProcess: @unchecked Sendable {  // because: `process` is only touched from the creating task.
     let process: Process
     let baseURL: String
+    let dataDirectory: URL
 
     init(executable: String, dataDirectory: URL) throws {
         let process = Process()
@@ -242,12 +252,16 @@ final class DevServerProcess: @unchecked Sendable {  // because: `process` is on
             throw BenchError("devserver", "jqc-devserver did not say where it listens (it printed \(text)).")
         }
         self.process = process
+        self.dataDirectory = dataDirectory
         baseURL = String(text[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Stops the server and removes its data directory.
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: dataDirectory)
     }
 }

@@ -2,14 +2,16 @@
 // builds this in release mode and writes Docs/BENCHMARKS.md. Never part of `make test`.
 //
 //   jqc-bench [photos] [writes] [coldstart] [transport] [sync] [--work DIR] [--fixtures DIR]
-//             [--shell PATH] [--devserver PATH] [--quick]
+//             [--shell PATH] [--devserver PATH] [--server-work DIR] [--quick]
 //       Runs the named benchmarks (all when none is named); prints one Markdown table row per figure on
 //       stdout, progress on stderr.
 //   jqc-bench import-once IN OUT   — one photo import (GNU time measures its peak RSS).
+//   jqc-bench sqlite-version       — the SQLite library JQCStorage links (for the report header).
 import Foundation
+import JQCStorage
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The parsed command line.
@@ -19,6 +21,7 @@ struct BenchOptions {
     var fixtures: URL?
     var shell: String?
     var devserver: String?
+    var serverWork: URL?
     var quick = false
 
     static let all = ["photos", "writes", "coldstart", "transport", "sync"]
@@ -40,10 +43,12 @@ struct BenchOptions {
             case "--fixtures": options.fixtures = URL(fileURLWithPath: try value(), isDirectory: true)
             case "--shell": options.shell = try value()
             case "--devserver": options.devserver = try value()
+            case "--server-work": options.serverWork = URL(fileURLWithPath: try value(), isDirectory: true)
             case "--quick": options.quick = true
             case _ where all.contains(argument): options.benchmarks.append(argument)
             default:
-                throw BenchError("usage", "Unknown argument \(argument); benchmarks are \(all.joined(separator: ", ")).")
+                throw BenchError(
+                    "usage", "Unknown argument \(argument); benchmarks are \(all.joined(separator: ", ")).")
             }
             index += 1
         }
@@ -67,18 +72,26 @@ func runBenchmarks(_ options: BenchOptions) async throws {
         case "photos":
             emit(try PhotoBench(fixtures: options.fixtures, work: work, rounds: quick ? 2 : 5).run())
         case "writes":
-            emit(try WriteBench(work: work, rows: quick ? 2_000 : 10_000, samples: quick ? 100 : 400).run())
+            emit(try WriteBench(work: work, rows: quick ? 2_000 : 10_000, samples: quick ? 100 : 1_000).run())
         case "coldstart":
             // The engine-start row needs a server to name; a standalone dev server serves it.
-            let server = FileManager.default.isExecutableFile(atPath: devserver)
+            let server =
+                FileManager.default.isExecutableFile(atPath: devserver)
                 ? try DevServerProcess(executable: devserver, dataDirectory: work.appendingPathComponent("devserver"))
                 : nil
             defer { server?.stop() }
-            emit(try ColdStartBench(shell: options.shell ?? sibling("jqc-shell"), work: work,
-                                    rows: quick ? 2_000 : 10_000, runs: quick ? 5 : 20, server: server?.baseURL).run())
+            emit(
+                try ColdStartBench(
+                    shell: options.shell ?? sibling("jqc-shell"), work: work,
+                    rows: quick ? 2_000 : 10_000, runs: quick ? 5 : 20, server: server?.baseURL
+                ).run())
         case "transport":
-            emit(try await TransportBench(devserver: devserver, work: work, requests: quick ? 200 : 1_000,
-                                          uploads: quick ? 50 : 200, rounds: quick ? 1 : 3).run())
+            emit(
+                try await TransportBench(
+                    devserver: devserver, work: work, serverWork: options.serverWork ?? work,
+                    requests: quick ? 200 : 1_000,
+                    uploads: quick ? 50 : 200, rounds: quick ? 1 : 3
+                ).run())
         default:
             emit(SyncBench.run())
         }
@@ -89,6 +102,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     if arguments.first == "import-once" {
         try ImportOnce.run(Array(arguments.dropFirst()))
+    } else if arguments.first == "sqlite-version" {
+        print(DatabaseQueue.sqliteVersion)
     } else {
         try await runBenchmarks(try BenchOptions.parse(arguments))
     }
