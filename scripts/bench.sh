@@ -119,6 +119,12 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   run (its per-request work grows with the records it holds), sides alternating, best of the rounds.
   Photo uploads likewise (`APIClient.upload` vs `curl -F`). The fresh-connection row is CurlTransport's
   default for a `POST` the server cannot dedupe (information only).
+  The dev server dedupes `POST /issues` on `local_id` by scanning every issue it holds, so 1,000 POSTs are
+  server-bound (the last ones take ~15 ms each) and the ratio is close to 1 whatever the client costs;
+  the `GET /api/v1/auth/me` rows, which the server answers at once, show the client's own overhead, and
+  the CurlTransport-alone row splits it between the transport and APIClient (envelope, session, clock).
+  `APIClient.upload` sends each `POST` on a fresh connection (freshConnectionForNonIdempotent) while curl
+  reuses one, which is most of the upload gap.
 - **Sync** and **memory while syncing** — seams (`SyncBench` in Tooling/jqc-bench/SyncBench.swift) until the
   inspection, issue and photo push stages land; the transport rows are their floor.
 
@@ -132,7 +138,15 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   and write it as one bound text, and make JQCKit's JSON writer cheaper.
 - **Local writes under `synchronous=FULL`**: the fsync is the floor; the ratio is the extra read, the JSON
   round trip and the larger row/index pages written. When it misses, the same next step applies.
-- Figures on a shared virtual disk vary from run to run (fsync latency especially); compare the ratios.
+- **Transport overhead (`GET /auth/me`)**, when it misses: per request the client hops to a dispatch
+  worker for `curl_easy_perform` and back, decodes the envelope with `JSONValue.parse`, reads the `Date`
+  header for the server clock and checks the token's expiry; curl does none of that. Next step: profile
+  APIClient.exchange (the CurlTransport-alone row is the floor it can reach) and keep the JSON work lean.
+- **Photo uploads**, when near or over 1.3×: a fresh connection per upload (see above). Next step: let the
+  photo stage mark uploads it can safely repeat as idempotent, or accept the cost as the price of never
+  sending a `POST` twice.
+- Figures on a shared virtual machine vary from run to run (fsync latency and the load of parallel builds
+  especially); the ratios are measured side by side and are the figures to compare.
 EOF
 } > "$DOC"
 

@@ -62,8 +62,43 @@ struct TransportBench {
                     ratio: format(ratio: once / floor.minimum), target: "info", verdict: .info,
                     note: "CurlTransport's default for non-idempotent POSTs (freshConnectionForNonIdempotent)"))
         }
+        rows += try await readRow(curl: curl)
         rows.append(try await uploadRow(curl: curl))
         return rows
+    }
+
+    /// `GET /api/v1/auth/me` N times: almost no server work, so the ratio is the client's own overhead.
+    private func readRow(curl: String) async throws -> [ReportRow] {
+        var ours = Samples()
+        var theirs = Samples()
+        var bare = Samples()
+        let session = try await Session.start(devserver: devserver, work: serverWork, label: "reads")
+        defer { session.stop() }
+        _ = try await session.getMe(50)  // warm-up: first connection, lazy set-up
+        _ = try session.curlGetMe(50, curl: curl, work: work)
+        for round in 0..<rounds {
+            for side in round % 2 == 0 ? [0, 1, 2] : [2, 1, 0] {
+                switch side {
+                case 0: ours.add(try await session.getMe(requests))
+                case 1: theirs.add(try session.curlGetMe(requests, curl: curl, work: work))
+                default: bare.add(try await session.getMeTransportOnly(requests))
+                }
+            }
+        }
+        note("reads: APIClient \(format(ms: ours.minimum)), curl \(format(ms: theirs.minimum))")
+        return [
+            .ratio(
+                "Transport overhead: \(requests) GET /api/v1/auth/me", ours: rate(requests, ours.minimum),
+                reference: "curl -K (keep-alive): \(rate(requests, theirs.minimum))",
+                ratio: ours.minimum / theirs.minimum, atMost: 1.3, target: "ours/curl time ≤ 1.3×",
+                note: "a request the server answers at once, so the client's own cost shows; best of \(rounds) rounds"),
+            ReportRow(
+                benchmark: "Transport overhead: the same GETs through CurlTransport alone",
+                ours: rate(requests, bare.minimum),
+                reference: "curl -K (keep-alive): \(rate(requests, theirs.minimum))",
+                ratio: format(ratio: bare.minimum / theirs.minimum), target: "info", verdict: .info,
+                note: "no APIClient (no envelope decoding, session or clock work): splits the overhead above"),
+        ]
     }
 
     private func uploadRow(curl: String) async throws -> ReportRow {
@@ -156,6 +191,40 @@ final class Session {
                     idempotent: reuse ? true : nil)
             }
         }
+    }
+
+    /// `GET /api/v1/auth/me` `count` times through the API client (envelope decoded); returns the wall time.
+    func getMe(_ count: Int) async throws -> Double {
+        try await seconds {
+            for _ in 0..<count { _ = try await api.getJSON("/api/v1/auth/me") }
+        }
+    }
+
+    /// The same reads straight through a ``CurlTransport`` (no APIClient: no envelope, session or clock work).
+    func getMeTransportOnly(_ count: Int) async throws -> Double {
+        let transport = CurlTransport()
+        guard let base = URL(string: baseURL) else { throw BenchError("devserver", "Bad base URL \(baseURL).") }
+        let request = HTTPRequest(
+            method: .get, url: ServerConfig.url(base: base, path: "/api/v1/auth/me"),
+            headers: ["Authorization": "Bearer \(accessToken)", "X-JQC-Client": "jqc-shell/bench"])
+        return try await seconds {
+            for _ in 0..<count {
+                let response = try await transport.send(request)
+                guard response.status == 200 else {
+                    throw BenchError("devserver", "GET /api/v1/auth/me answered \(response.status).")
+                }
+            }
+        }
+    }
+
+    /// The same reads from one curl process.
+    func curlGetMe(_ count: Int, curl: String, work: URL) throws -> Double {
+        var config = ""
+        for index in 0..<count {
+            if index > 0 { config += "next\n" }
+            config += entry(url: "\(baseURL)/api/v1/auth/me")
+        }
+        return try runCurl(curl, config: config, expect: "200", count: count, work: work, name: "me")
     }
 
     /// The same requests from one curl process (`-K config`, `next` between requests); every status must be 201.
