@@ -2,7 +2,8 @@
 # make bench: the benchmarks of SPEC.md §6 (issue 11), side by side with their references, in one run.
 #
 #   scripts/bench.sh                  every benchmark; writes Docs/BENCHMARKS.md and prints its table
-#   scripts/bench.sh --quick [NAMES]  smaller sizes, prints only (NAMES: photos writes coldstart transport sync)
+#   scripts/bench.sh --quick [NAMES]  smaller sizes, prints only
+#                                     (NAMES: photos writes coldstart transport memory sync)
 #
 # Builds jqc-bench, jqc-shell and jqc-devserver in release mode (never debug, never a timed test), runs
 # .build/release/jqc-bench, and records the machine (nproc, CPU, Swift, SQLite, load). Fixture photos are
@@ -17,7 +18,7 @@ NAMES=""
 for argument in "$@"; do
     case "$argument" in
         --quick) QUICK="--quick" ;;
-        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) NAMES="$NAMES $argument" ;;
     esac
 done
@@ -125,8 +126,14 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   the CurlTransport-alone row splits it between the transport and APIClient (envelope, session, clock).
   `APIClient.upload` sends each `POST` on a fresh connection (freshConnectionForNonIdempotent) while curl
   reuses one, which is most of the upload gap.
-- **Sync** and **memory while syncing** — seams (`SyncBench` in Tooling/jqc-bench/SyncBench.swift) until the
-  inspection, issue and photo push stages land; the transport rows are their floor.
+- **Memory while pushing 10,000 items** — a child `jqc-bench memory-child` pushes 10,000 pending issues
+  from a stand-in outbox table through one `APIClient` (read a batch, POST, mark synced in its own
+  transaction) and reports its VmRSS every 500 items; flat = the RSS at the end within 10 % of the RSS
+  after the first 1,000. It moves to a fresh dev server every 250 items (the server's dedupe scan grows
+  with the issues it holds). Seam `SyncBench.memory` (Tooling/jqc-bench/MemoryBench.swift): switch the
+  loop to `SyncEngine` passes when the stages land.
+- **Sync** — a seam (`SyncBench.run` in Tooling/jqc-bench/SyncBench.swift) until the inspection, issue and
+  photo push stages land; the transport rows are its floor.
 
 ## Known misses: reasons and next steps
 

@@ -1,7 +1,7 @@
 // jqc-bench: the benchmarks of SPEC.md §6 (issue 11). Run through `make bench` (scripts/bench.sh), which
 // builds this in release mode and writes Docs/BENCHMARKS.md. Never part of `make test`.
 //
-//   jqc-bench [photos] [writes] [coldstart] [transport] [sync] [--work DIR] [--fixtures DIR]
+//   jqc-bench [photos] [writes] [coldstart] [transport] [memory] [sync] [--work DIR] [--fixtures DIR]
 //             [--shell PATH] [--devserver PATH] [--server-work DIR] [--quick]
 //       Runs the named benchmarks (all when none is named); prints one Markdown table row per figure on
 //       stdout, progress on stderr.
@@ -24,7 +24,7 @@ struct BenchOptions {
     var serverWork: URL?
     var quick = false
 
-    static let all = ["photos", "writes", "coldstart", "transport", "sync"]
+    static let all = ["photos", "writes", "coldstart", "transport", "memory", "sync"]
 
     static func parse(_ arguments: [String]) throws -> BenchOptions {
         var options = BenchOptions()
@@ -85,6 +85,12 @@ func runBenchmarks(_ options: BenchOptions) async throws {
                     shell: options.shell ?? sibling("jqc-shell"), work: work,
                     rows: quick ? 2_000 : 10_000, runs: quick ? 5 : 20, server: server?.baseURL
                 ).run())
+        case "memory":
+            emit(
+                try MemoryBench(
+                    devserver: devserver, work: work, serverWork: options.serverWork ?? work,
+                    items: quick ? 2_000 : 10_000
+                ).run())
         case "transport":
             emit(
                 try await TransportBench(
@@ -102,6 +108,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     if arguments.first == "import-once" {
         try ImportOnce.run(Array(arguments.dropFirst()))
+    } else if arguments.first == "memory-child" {
+        try await MemoryChild.run(Array(arguments.dropFirst()))
     } else if arguments.first == "sqlite-version" {
         print(DatabaseQueue.sqliteVersion)
     } else {
