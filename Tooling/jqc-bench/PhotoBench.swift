@@ -146,7 +146,7 @@ struct PhotoBench {
         let ratio = ours.median / theirs.median
         note("\(label): ours \(format(ms: ours.median)), reference \(format(ms: theirs.median))")
         return .ratio(
-            label, ours: "\(format(ms: ours.median)) (\(files.count) files)",
+            label, ours: "\(format(ms: ours.median)) (\(files.count == 1 ? "1 file" : "\(files.count) files"))",
             reference: "\(format(ms: theirs.median)) djpeg|cjpeg -quality 80", ratio: ratio, atMost: 1.0,
             target: "ours/ref time ≤ 1.00×",
             note: "median of \(rounds) rounds; ours includes EXIF orientation and an fsynced atomic write; "
