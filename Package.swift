@@ -72,8 +72,8 @@ targets += [
     // A helper process for the storage crash and two-process tests.
     .executableTarget(name: "jqc-storage-probe", dependencies: ["JQCStorage"], path: "Tooling/jqc-storage-probe"),
     // The benchmarks of SPEC.md §6 (`make bench`, issue 11); built in release mode by scripts/bench.sh.
-    .executableTarget(name: "jqc-bench", dependencies: ["JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage"],
-                      path: "Tooling/jqc-bench"),
+    .executableTarget(
+        name: "jqc-bench", dependencies: ["JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage"], path: "Tooling/jqc-bench"),
 ]
 // Tests shared by every test target: temporary directories, fixture paths. Integration runs real HTTP.
 targets += [

@@ -27,7 +27,11 @@ SWIFT=${SWIFT:-swift}
 JOBS=$(nproc 2>/dev/null || echo 2)
 echo "bench: building release products (jqc-bench, jqc-shell, jqc-devserver)" >&2
 for product in jqc-bench jqc-shell jqc-devserver; do
-    "$SWIFT" build -c release -j "$JOBS" --product "$product" >&2
+    # A release plan made before a target was added can be stale ("No target named …"): re-plan once.
+    "$SWIFT" build -c release -j "$JOBS" --product "$product" >&2 || {
+        rm -f .build/release.yaml
+        "$SWIFT" build -c release -j "$JOBS" --product "$product" >&2
+    }
 done
 BIN="$ROOT/.build/release"
 
