@@ -144,7 +144,8 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
 - **Photo import**, when a row misses (seen on the 12 MP photo while parallel builds loaded the machine):
   the reference runs djpeg and cjpeg at the same time on two cores, ours decodes then encodes on one thread;
   the CPU time in the notes is the like-for-like figure. Next step: stream scanlines from the decoder into
-  the encoder when no rotation is needed (orientation 1–4), which overlaps the work and drops the full-image
+  the encoder when the rows keep their order (orientation 1, or 2 which mirrors each row), which overlaps the
+  work and drops the full-image
   buffer (peak RSS) too.
 - **Local writes under `synchronous=NORMAL`**: a bare commit costs tens of microseconds (no fsync), so
   any CPU work in the answer path shows as a large ratio. The stand-in's answer reads the row, parses the
