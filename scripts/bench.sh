@@ -145,8 +145,7 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   the reference runs djpeg and cjpeg at the same time on two cores, ours decodes then encodes on one thread;
   the CPU time in the notes is the like-for-like figure. Next step: stream scanlines from the decoder into
   the encoder when the rows keep their order (orientation 1, or 2 which mirrors each row), which overlaps the
-  work and drops the full-image
-  buffer (peak RSS) too.
+  work and drops the full-image buffer (peak RSS) too.
 - **Local writes under `synchronous=NORMAL`**: a bare commit costs tens of microseconds (no fsync), so
   any CPU work in the answer path shows as a large ratio. The stand-in's answer reads the row, parses the
   form data with `JSONValue.parse`, changes one value and writes `jsonString()` back; that JSON round trip
