@@ -55,6 +55,10 @@ STARTED=$(date +%s)
     --shell "$BIN/jqc-shell" --devserver "$BIN/jqc-devserver" --server-work "$SERVERS" > "$WORK/rows.md"
 ELAPSED=$(( $(date +%s) - STARTED ))
 LOAD_AFTER=$(load)
+SHARED_NOTE="The machine was quiet during the run."
+if awk -v a="${LOAD_BEFORE%% *}" -v b="${LOAD_AFTER%% *}" -v n="$JOBS" 'BEGIN { exit !(a >= n || b >= n) }'; then
+    SHARED_NOTE="The machine was shared with other builds during this run (1-minute load at or above the core count)."
+fi
 
 CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 SWIFT_VERSION=$("$SWIFT" --version 2>&1 | sed -n 's/.*\(Swift version [^ ]*\).*/\1/p' | head -n 1)
@@ -88,8 +92,8 @@ Ratios are measured side by side in one run; benchmarks are never timed tests.
 - Machine: $JOBS cores (\`nproc\`), $CPU, $KERNEL.
 - Toolchain: $SWIFT_VERSION, release build; SQLite $SQLITE_VERSION (as linked by JQCStorage);
   $CURL_VERSION; libjpeg-turbo-progs $JPEG_VERSION.
-- Load average (1/5/15 min) before: $LOAD_BEFORE; after: $LOAD_AFTER. When it is near or above the core
-  count, other builds shared the machine and absolute figures are noisy; the ratios are taken side by side.
+- Load average (1/5/15 min) before: $LOAD_BEFORE; after: $LOAD_AFTER. $SHARED_NOTE
+  Under load absolute figures are noisy; the ratios are taken side by side.
 
 EOF
     cat "$WORK/table.md"
