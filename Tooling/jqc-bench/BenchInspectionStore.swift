@@ -1,0 +1,133 @@
+import Foundation
+import JQCKit
+import JQCStorage
+
+/// The writes the local-write benchmark drives (SPEC.md §6: "answer a field, save a draft").
+///
+/// TODO(issue 11, seam `InspectionWriteWorkload`): JQCInspections is being written in parallel. When it
+/// lands, add a conformance that opens `AppComposition` over the data directory and calls
+/// `InspectionService.answer(…)` and `InspectionService.save(…)` (the shell's `answer` and `save`), then
+/// make ``WriteBench`` build that conformance instead of ``BenchInspectionStore``. The bare commit stays
+/// ``BenchInspectionStore/bareCommit()`` on the same file and durability mode.
+protocol InspectionWriteWorkload {
+    /// Answers one field of one inspection (read the form data, change one value, write it back).
+    func answer(inspection: Int64, field: String, value: JSONValue) throws
+    /// Saves one inspection as a draft (the whole form data, notes, status, timestamps).
+    func saveDraft(inspection: Int64) throws
+    /// The floor: one single-row INSERT in its own transaction on the same connection.
+    func bareCommit() throws
+}
+
+/// A representative stand-in for JQCInspections' table: 10,000 rows shaped like the app's inspections
+/// (form data as JSON of ~40 answers, the outbox columns of FEATURES.md item 3, the usual indexes).
+final class BenchInspectionStore: InspectionWriteWorkload {
+    let queue: DatabaseQueue
+    private var counter: Int64 = 0
+
+    /// Opens the store at `path` in the given durability mode.
+    init(path: String, synchronous: DatabaseConfiguration.Synchronous) throws {
+        queue = try DatabaseQueue(path: path, configuration: DatabaseConfiguration(synchronous: synchronous))
+    }
+
+    /// Creates the tables and fills them with `rows` inspections (one transaction) unless they exist.
+    func populate(rows: Int) throws {
+        try queue.write { db in
+            try db.execute(
+                """
+                CREATE TABLE IF NOT EXISTS bench_inspections (
+                    id INTEGER PRIMARY KEY, local_id TEXT NOT NULL UNIQUE, server_id INTEGER,
+                    facility_id INTEGER NOT NULL, area_id INTEGER, template_id INTEGER NOT NULL,
+                    status TEXT NOT NULL DEFAULT 'draft', form_data TEXT NOT NULL DEFAULT '{}',
+                    notes TEXT NOT NULL DEFAULT '', score REAL, inspection_date TEXT NOT NULL,
+                    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, submitted_at TEXT,
+                    sync_status TEXT NOT NULL DEFAULT 'pending', sync_attempts INTEGER NOT NULL DEFAULT 0,
+                    last_attempt_at TEXT, sync_error TEXT);
+                CREATE INDEX IF NOT EXISTS bench_inspections_sync ON bench_inspections(sync_status);
+                CREATE INDEX IF NOT EXISTS bench_inspections_facility
+                    ON bench_inspections(facility_id, inspection_date);
+                CREATE TABLE IF NOT EXISTS bench_bare (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+                """)
+            let existing: Int64 = try db.scalar("SELECT count(*) FROM bench_inspections") ?? 0
+            guard existing < Int64(rows) else { return }
+            var random = SeededGenerator(seed: 2026)
+            for index in Int(existing)..<rows {
+                let stamp = "2026-11-\(String(format: "%02d", 1 + index % 28))T09:30:00-05:00"
+                try db.execute(
+                    """
+                    INSERT INTO bench_inspections (local_id, server_id, facility_id, area_id, template_id,
+                        status, form_data, notes, score, inspection_date, created_at, updated_at, submitted_at,
+                        sync_status)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        "bench-\(index)", index % 3 == 0 ? nil : Int64(index + 1), Int64(1 + index % 40),
+                        Int64(1 + index % 200), Int64(1 + index % 6), index % 10 == 0 ? "draft" : "completed",
+                        Self.formData(&random).jsonString(), "Routine inspection.", Double(index % 100),
+                        String(stamp.prefix(10)), stamp, stamp, index % 10 == 0 ? nil : stamp,
+                        index % 10 == 0 ? "pending" : "synced",
+                    ])
+            }
+        }
+    }
+
+    /// About 40 answers: ratings, pass/fail, counts, short notes (about 1.3 KB of JSON).
+    static func formData(_ random: inout SeededGenerator) -> JSONValue {
+        var answers: [String: JSONValue] = [:]
+        for field in 1...40 {
+            switch field % 4 {
+            case 0: answers["\(field)"] = .int(Int64(random.next() % 5) + 1)
+            case 1: answers["\(field)"] = .string(random.next() % 2 == 0 ? "Pass" : "Fail")
+            case 2: answers["\(field)"] = .int(Int64(random.next() % 12))
+            default: answers["\(field)"] = .string("Wiped down; restocked \(random.next() % 9) items.")
+            }
+        }
+        return .object(answers)
+    }
+
+    func answer(inspection: Int64, field: String, value: JSONValue) throws {
+        try queue.write { db in
+            let text: String =
+                try db.scalar("SELECT form_data FROM bench_inspections WHERE id = ?", [inspection]) ?? "{}"
+            var answers = (try JSONValue.parse(text)).objectValue ?? [:]
+            answers[field] = value
+            try db.execute(
+                "UPDATE bench_inspections SET form_data = ?, updated_at = ?, sync_status = 'pending' WHERE id = ?",
+                [JSONValue.object(answers).jsonString(), DateFormats.instantString(Date()), inspection])
+        }
+    }
+
+    /// The same answer patched inside SQLite (`json_set`), without the JSON round trip through Swift: a design
+    /// option for JQCInspections, measured for comparison.
+    func answerInSQL(inspection: Int64, field: String, value: JSONValue) throws {
+        try queue.write { db in
+            try db.execute(
+                """
+                UPDATE bench_inspections SET form_data = json_set(form_data, ?, json(?)), updated_at = ?,
+                    sync_status = 'pending'
+                WHERE id = ?
+                """,
+                ["$.\"\(field)\"", value.jsonString(), DateFormats.instantString(Date()), inspection])
+        }
+    }
+
+    func saveDraft(inspection: Int64) throws {
+        try queue.write { db in
+            guard let row = try db.fetchOne("SELECT form_data, notes FROM bench_inspections WHERE id = ?", [inspection])
+            else { return }
+            let answers = try JSONValue.parse((row["form_data"] as String?) ?? "{}")
+            try db.execute(
+                """
+                UPDATE bench_inspections SET form_data = ?, notes = ?, status = 'draft', score = NULL,
+                    updated_at = ?, sync_status = 'pending', sync_attempts = 0, sync_error = NULL
+                WHERE id = ?
+                """,
+                [answers.jsonString(), (row["notes"] as String?) ?? "", DateFormats.instantString(Date()), inspection])
+        }
+    }
+
+    func bareCommit() throws {
+        counter += 1
+        let value = "bare-\(counter)"
+        try queue.write { db in try db.execute("INSERT INTO bench_bare (value) VALUES (?)", [value]) }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import JQCJPEG
+
+/// SPEC.md §6 photo import: JQCJPEG's pipeline (decode, orient, encode q80, atomic write) against
+/// `djpeg | cjpeg -quality 80` on the same files; peak RSS of one 12 MP import against 2× its decoded size.
+struct PhotoBench {
+    /// `../shared/fixtures/photos` (read in place, never copied); `nil` or missing → the fixture row is skipped.
+    let fixtures: URL?
+    /// A scratch folder for outputs and the generated 12 MP photo.
+    let work: URL
+    /// Rounds per side; the median round is reported.
+    let rounds: Int
+
+    static let width = 4000
+    static let height = 3000
+
+    func run() throws -> [ReportRow] {
+        guard let djpeg = Child.which("djpeg"), let cjpeg = Child.which("cjpeg") else {
+            return [
+                .skipped(
+                    "Photo import", target: "≥ 1.0× speed",
+                    why: "djpeg/cjpeg not found: run make deps (libjpeg-turbo-progs).")
+            ]
+        }
+        let reference = Reference(djpeg: djpeg, cjpeg: cjpeg)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        var rows: [ReportRow] = []
+        if let fixtures, FileManager.default.fileExists(atPath: fixtures.path) {
+            rows.append(
+                try compare(
+                    label: "Photo import, fixture photos", files: try fixtureFiles(fixtures, reference: reference),
+                    reference: reference, rounds: rounds))
+        } else {
+            rows.append(
+                .skipped(
+                    "Photo import, fixture photos", target: "ours/ref time ≤ 1.00×",
+                    why: "../shared/fixtures/photos is absent on this machine."))
+        }
+        let large = try generateLargePhoto()
+        rows.append(
+            try compare(
+                label: "Photo import, generated 12 MP (4000×3000)", files: [large],
+                reference: reference, rounds: 2 * rounds))
+        rows += try peakRSS(large, reference: reference)
+        return rows
+    }
+
+    // MARK: - Inputs
+
+    /// The fixtures the manifest marks `decode-ok` that both sides accept (ours refuses some on purpose:
+    /// e.g. a stray-bytes warning during the scan; the reference cannot write CMYK as PPM).
+    private func fixtureFiles(_ directory: URL, reference: Reference) throws -> [URL] {
+        let manifest = directory.appendingPathComponent("MANIFEST.tsv")
+        var names: [String] = []
+        if let text = try? String(contentsOf: manifest, encoding: .utf8) {
+            for line in text.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+                if columns.count > 6, columns[6] == "decode-ok" { names.append(String(columns[0])) }
+            }
+        } else {
+            names = (try FileManager.default.contentsOfDirectory(atPath: directory.path))
+                .filter { $0.hasSuffix(".jpg") }.sorted()
+        }
+        let probe = work.appendingPathComponent("probe.jpg")
+        return names.map { directory.appendingPathComponent($0) }.filter { file in
+            guard (try? JPEGPipeline.recompress(input: file, output: probe)) != nil else { return false }
+            let (_, first, second) = (try? reference.run(file, output: probe)) ?? (0, 1, 1)
+            return first == 0 && second == 0
+        }
+    }
+
+    /// The 12 MP photo, generated once per work folder.
+    private func generateLargePhoto() throws -> URL {
+        let url = work.appendingPathComponent("generated-12mp.jpg")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            note("generating a 12 MP test photo")
+            try Self.generatePhoto(width: Self.width, height: Self.height, quality: 92, to: url)
+        }
+        return url
+    }
+
+    /// Writes a photo-like image (gradients, texture, noise) encoded with JQCJPEG's encoder at `quality`
+    /// (92 is what a camera writes). Deterministic.
+    static func generatePhoto(width: Int, height: Int, quality: Int, to url: URL) throws {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        var random = SeededGenerator(seed: UInt64(width * height))
+        func clamp(_ value: Double) -> UInt8 { UInt8(max(0, min(255, value.rounded()))) }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in 0..<height {
+                let fy = Double(y) / Double(height)
+                for x in 0..<width {
+                    let fx = Double(x) / Double(width)
+                    let texture = 24 * sin(Double(x) * 0.07) * cos(Double(y) * 0.05)
+                    let noise = Double(Int(random.next() % 17) - 8)
+                    let base = (y * width + x) * 3
+                    buffer[base] = clamp(60 + 150 * fx + texture + noise)
+                    buffer[base + 1] = clamp(90 + 110 * fy - texture * 0.5 + noise)
+                    buffer[base + 2] = clamp(140 + 80 * (fx * fy) + texture * 0.3 + noise)
+                }
+            }
+        }
+        let image = try PixelImage(width: width, height: height, channels: 3, pixels: pixels)
+        try JPEGCodec.encode(image, quality: quality).write(to: url)
+    }
+
+    // MARK: - Measuring
+
+    private func compare(label: String, files: [URL], reference: Reference, rounds: Int) throws -> ReportRow {
+        guard !files.isEmpty else {
+            return .skipped(label, target: "ours/ref time ≤ 1.00×", why: "no fixture was accepted by both sides")
+        }
+        let oursDirectory = work.appendingPathComponent("ours", isDirectory: true)
+        let refDirectory = work.appendingPathComponent("ref", isDirectory: true)
+        for directory in [oursDirectory, refDirectory] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        var ours = Samples()
+        var theirs = Samples()
+        var bytesIn = 0
+        var oursCPU = Samples()
+        var theirsCPU = Samples()
+        var oursBytes = 0
+        var refBytes = 0
+        for round in 0...rounds {  // round 0 warms caches and is not counted
+            var oursRound = 0.0
+            var refRound = 0.0
+            var oursCPURound = 0.0
+            var refCPURound = 0.0
+            for file in files {
+                let oursOut = oursDirectory.appendingPathComponent(file.lastPathComponent)
+                let refOut = refDirectory.appendingPathComponent(file.lastPathComponent)
+                var result: JPEGImportResult?
+                let cpuBefore = processCPUSeconds()
+                oursRound += try seconds { result = try JPEGPipeline.recompress(input: file, output: oursOut) }
+                oursCPURound += processCPUSeconds() - cpuBefore
+                let childrenBefore = childrenCPUSeconds()
+                let (elapsed, first, second) = try reference.run(file, output: refOut)
+                refCPURound += childrenCPUSeconds() - childrenBefore
+                guard first == 0, second == 0 else {
+                    throw BenchError("child-failed", "djpeg | cjpeg failed on \(file.lastPathComponent).")
+                }
+                refRound += elapsed
+                if round == 0 {
+                    bytesIn += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+                    oursBytes += result?.outputBytes ?? 0
+                    refBytes += (try? refOut.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+                }
+            }
+            if round > 0 {
+                ours.add(oursRound)
+                theirs.add(refRound)
+                oursCPU.add(oursCPURound)
+                theirsCPU.add(refCPURound)
+            }
+        }
+        let ratio = ours.median / theirs.median
+        note("\(label): ours \(format(ms: ours.median)), reference \(format(ms: theirs.median))")
+        return .ratio(
+            label, ours: "\(format(ms: ours.median)) (\(files.count == 1 ? "1 file" : "\(files.count) files"))",
+            reference: "\(format(ms: theirs.median)) djpeg|cjpeg -quality 80", ratio: ratio, atMost: 1.0,
+            target: "ours/ref time ≤ 1.00×",
+            note:
+                "median of \(rounds) rounds; CPU time \(format(ms: oursCPU.median)) vs \(format(ms: theirsCPU.median)) "
+                + "(\(format(ratio: oursCPU.median / theirsCPU.median))); the reference decodes and encodes in two "
+                + "processes at once, ours on one thread; ours includes EXIF orientation and an fsynced atomic write; "
+                + "output \(oursBytes / 1024) KiB vs \(refBytes / 1024) KiB from \(bytesIn / 1024) KiB")
+    }
+
+    private func peakRSS(_ photo: URL, reference: Reference) throws -> [ReportRow] {
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let oursKiB = try Child.peakRSSKiB([me, "import-once", photo.path, work.appendingPathComponent("rss.jpg").path])
+        let refKiB = try Child.peakRSSKiB([
+            "/bin/sh", "-c",
+            "\(reference.djpeg) '\(photo.path)' | \(reference.cjpeg) -quality 80 > '\(work.path)/rss-ref.jpg'",
+        ])
+        let decodedKiB = Self.width * Self.height * 3 / 1024
+        let limit = 2 * decodedKiB
+        return [
+            .ratio(
+                "Photo import peak RSS, one 12 MP import", ours: format(kib: oursKiB),
+                reference: "2 × decoded = \(format(kib: limit))", ratio: Double(oursKiB) / Double(limit), atMost: 1.0,
+                target: "≤ 2× one decoded image",
+                note: "GNU time -v, whole jqc-bench process (runtime included); djpeg|cjpeg stream scanlines and "
+                    + "peak at \(format(kib: refKiB))")
+        ]
+    }
+}
+
+/// `djpeg IN | cjpeg -quality 80 > OUT`, two processes and a pipe (what a person would type).
+struct Reference {
+    let djpeg: String
+    let cjpeg: String
+
+    func run(_ input: URL, output: URL) throws -> (Double, Int32, Int32) {
+        try Child.pipeline([djpeg, input.path], [cjpeg, "-quality", "80"], output: output)
+    }
+}
+
+/// `jqc-bench import-once IN OUT`: one import, for GNU time's peak RSS.
+enum ImportOnce {
+    static func run(_ arguments: [String]) throws {
+        guard arguments.count == 2 else { throw BenchError("usage", "usage: jqc-bench import-once IN OUT") }
+        _ = try JPEGPipeline.recompress(
+            input: URL(fileURLWithPath: arguments[0]),
+            output: URL(fileURLWithPath: arguments[1]))
+    }
+}
