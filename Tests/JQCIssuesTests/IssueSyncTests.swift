@@ -235,10 +235,9 @@ struct AssignedIssuesTests {
         let standalone = try world.issues.createStandalone(facilityID: 21, severity: "low", description: "mine")
         let draft = try world.draft()
         let flagged = try world.issues.flag(inspectionLocalID: draft.localID, severity: "low", description: "flagged")
-        try world.queue.write { db in
-            try db.execute("UPDATE issues SET sync_status = 'synced', server_id = 77 WHERE local_id = ?",
-                           [flagged.localID])
-        }
+        try world.store.markCreated(localID: flagged.localID, serverID: 77, inspectionServerID: nil,
+                                    at: world.clock.now)
+        try world.store.markSynced(localID: flagged.localID, at: world.clock.now)
         world.transport.route(.get, path: "/api/v1/issues", [
             .ok([IssueTestWorld.serverIssue(48), IssueTestWorld.serverIssue(49)]), .ok([]),
         ])
@@ -268,10 +267,9 @@ struct AssignedIssuesTests {
         let pending = try world.issues.createStandalone(facilityID: 21, severity: "low", description: "pending")
         let draft = try world.draft()
         let flagged = try world.issues.flag(inspectionLocalID: draft.localID, severity: "low", description: "synced")
-        try world.queue.write { db in
-            try db.execute("UPDATE issues SET sync_status = 'synced', server_id = 77 WHERE local_id = ?",
-                           [flagged.localID])
-        }
+        try world.store.markCreated(localID: flagged.localID, serverID: 77, inspectionServerID: nil,
+                                    at: world.clock.now)
+        try world.store.markSynced(localID: flagged.localID, at: world.clock.now)
         world.transport.route(.get, path: "/api/v1/issues", [.ok([IssueTestWorld.serverIssue(48)])])
         try await world.issues.pullAssigned(now: world.clock.now)
         try world.issues.clearServerPulledData()
