@@ -48,7 +48,8 @@ public final class InspectionPhotos: Sendable {
         let inspection: Inspection
         do {
             guard let found = try store.inspection(localID: localID) else {
-                throw InspectionsError(.notFound, "There is no inspection \(localID) on this device; see 'inspections'.")
+                throw InspectionsError(
+                    .notFound, "There is no inspection \(localID) on this device; see 'inspections'.")
             }
             inspection = found
         } catch let error as DatabaseError {

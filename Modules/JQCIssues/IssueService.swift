@@ -69,7 +69,8 @@ public final class IssueService: OutboxReporter, Sendable {
     {
         let inspection = try guarded { try inspections.inspection(localID: inspectionLocalID) }
         guard let inspection else {
-            throw IssuesError(.notFound, "There is no inspection \(inspectionLocalID) on this device; see 'inspections'.")
+            throw IssuesError(
+                .notFound, "There is no inspection \(inspectionLocalID) on this device; see 'inspections'.")
         }
         return try create(
             inspectionLocalID: inspection.localID, inspectionServerID: inspection.serverID,
@@ -92,7 +93,8 @@ public final class IssueService: OutboxReporter, Sendable {
     ) throws -> Issue {
         guard photoFiles.count <= Self.maxStandalonePhotos else {
             throw IssuesError(
-                .photo, "A standalone issue takes up to \(Self.maxStandalonePhotos) photos; \(photoFiles.count) were given.")
+                .photo,
+                "A standalone issue takes up to \(Self.maxStandalonePhotos) photos; \(photoFiles.count) were given.")
         }
         let facilities = try guarded { try reference.facilities(activeOnly: true) }
         let areas = try guarded { try reference.areas(facilityID: facilityID) }
@@ -105,7 +107,8 @@ public final class IssueService: OutboxReporter, Sendable {
                 .unknownFacility,
                 "The facility \(facilityID) is not one of your active facilities"
                     + (contractID.map { " in contract \($0)" } ?? "") + "; "
-                    + (offered.isEmpty ? "run 'sync' to fetch them." : "pick one of: \(offered.joined(separator: ", ")).")
+                    + (offered.isEmpty
+                        ? "run 'sync' to fetch them." : "pick one of: \(offered.joined(separator: ", ")).")
             )
         }
         var areaName: String?
@@ -116,7 +119,8 @@ public final class IssueService: OutboxReporter, Sendable {
                 throw IssuesError(
                     .unknownFacility,
                     "The area \(areaID) is not part of \(facility.name); "
-                        + (names.isEmpty ? "this facility has no areas on this device."
+                        + (names.isEmpty
+                            ? "this facility has no areas on this device."
                             : "its areas are: \(names.joined(separator: ", ")).")
                 )
             }
@@ -143,7 +147,8 @@ public final class IssueService: OutboxReporter, Sendable {
         let issue = Issue(
             localID: makeID(), serverID: nil, inspectionLocalID: inspectionLocalID,
             inspectionServerID: inspectionServerID, facilityID: facilityID, facilityName: facilityName, areaID: areaID,
-            areaName: areaName, severity: severity.rawValue, description: description, status: IssueStatus.open.rawValue,
+            areaName: areaName, severity: severity.rawValue, description: description,
+            status: IssueStatus.open.rawValue,
             photoLocalPaths: [], photoServerPaths: [], photoServerURLs: [], resultPhotos: [], syncStatus: .pending,
             syncAttempts: 0, createdAt: now, updatedAt: now)
         try guarded { try store.queue.write { db in try store.insert(db, issue, assembling: !photoFiles.isEmpty) } }
@@ -157,7 +162,8 @@ public final class IssueService: OutboxReporter, Sendable {
                 } catch let error as PhotoError {
                     throw IssuesError(
                         error.code == .storage ? .storage : .photo,
-                        (error.code == .refused ? "The photo \(file.path) was refused: \(error.message)" : error.message)
+                        (error.code == .refused
+                            ? "The photo \(file.path) was refused: \(error.message)" : error.message)
                             + " The issue was not created.")
                 }
             }
@@ -222,8 +228,9 @@ public final class IssueService: OutboxReporter, Sendable {
             try store.queue.write { db in
                 let now = clock.now
                 try store.setStatus(db, localID: issue.localID, status: status.rawValue, at: now)
-                try store.queueEdit(db, localID: issue.localID, kind: .status, body: ["status": .string(status.rawValue)],
-                                    at: now)
+                try store.queueEdit(
+                    db, localID: issue.localID, kind: .status, body: ["status": .string(status.rawValue)],
+                    at: now)
             }
         }
         return try self.issue(id: issue.localID)
@@ -235,7 +242,8 @@ public final class IssueService: OutboxReporter, Sendable {
     /// - Throws: ``IssuesError`` (`notFound`, `invalidValue`, `storage`).
     public func updateHandler(id: String, _ update: IssueHandlerUpdate) throws -> Issue {
         guard ["internal", "facility", "vendor"].contains(update.type) else {
-            throw IssuesError(.invalidValue, "The handler type '\(update.type)' is not one of internal, facility, vendor.")
+            throw IssuesError(
+                .invalidValue, "The handler type '\(update.type)' is not one of internal, facility, vendor.")
         }
         let issue = try self.issue(id: id)
         try guarded {
@@ -257,7 +265,9 @@ public final class IssueService: OutboxReporter, Sendable {
     public func retry(id: String) throws -> Issue {
         let issue = try self.issue(id: id)
         guard try guarded({ try store.retryFailed(localID: issue.localID, at: clock.now) }) else {
-            throw IssuesError(.invalidState, "The issue \(id) is \(issue.syncStatus.rawValue), not failed; only a failed issue can be retried.")
+            throw IssuesError(
+                .invalidState,
+                "The issue \(id) is \(issue.syncStatus.rawValue), not failed; only a failed issue can be retried.")
         }
         return try self.issue(id: issue.localID)
     }
@@ -267,7 +277,9 @@ public final class IssueService: OutboxReporter, Sendable {
     public func discard(id: String) throws {
         let issue = try self.issue(id: id)
         guard issue.syncStatus == .failed else {
-            throw IssuesError(.invalidState, "The issue \(id) is \(issue.syncStatus.rawValue), not failed; only a failed issue can be discarded.")
+            throw IssuesError(
+                .invalidState,
+                "The issue \(id) is \(issue.syncStatus.rawValue), not failed; only a failed issue can be discarded.")
         }
         let files = try guarded {
             try store.queue.write { db -> [URL] in
@@ -296,8 +308,9 @@ public final class IssueService: OutboxReporter, Sendable {
         guard !body.isEmpty else { throw IssuesError(.invalidValue, "A comment needs some text.") }
         let serverID = try serverIDForComments(id)
         return try await online {
-            try await api.send(.post, path: Self.commentsPath(serverID), body: ["body": .string(body)],
-                               as: [IssueComment].self)
+            try await api.send(
+                .post, path: Self.commentsPath(serverID), body: ["body": .string(body)],
+                as: [IssueComment].self)
         }
     }
 
@@ -306,7 +319,8 @@ public final class IssueService: OutboxReporter, Sendable {
     private func serverIDForComments(_ id: String) throws -> Int {
         let issue = try self.issue(id: id)
         guard let serverID = issue.serverID else {
-            throw IssuesError(.invalidState, "The issue \(id) has not reached the server yet; comments are available once it syncs.")
+            throw IssuesError(
+                .invalidState, "The issue \(id) has not reached the server yet; comments are available once it syncs.")
         }
         return serverID
     }

@@ -237,7 +237,8 @@ extension IssueService {
         let started = generation.withLock { $0 }
         let reply = try await api.getJSON("/api/v1/issues")
         guard let elements = reply.arrayValue else {
-            throw IssuesError(.server, "The server's issue list was not a list; issues will be fetched again on the next sync.")
+            throw IssuesError(
+                .server, "The server's issue list was not a list; issues will be fetched again on the next sync.")
         }
         var returned = Set<Int>()
         var decoded: [APIIssue] = []

@@ -140,8 +140,10 @@ public final class IssueStore: Sendable {
     /// The issues flagged in an inspection.
     /// - Throws: `DatabaseError`.
     public func issues(_ db: Database, inspectionLocalID: String) throws -> [Issue] {
-        try db.fetchAll("SELECT * FROM issues WHERE inspection_local_id = ? ORDER BY created_at, rowid",
-                        [inspectionLocalID]).map(Self.issue)
+        try db.fetchAll(
+            "SELECT * FROM issues WHERE inspection_local_id = ? ORDER BY created_at, rowid",
+            [inspectionLocalID]
+        ).map(Self.issue)
     }
 
     // MARK: Writes
@@ -235,8 +237,9 @@ public final class IssueStore: Sendable {
     /// - Throws: `DatabaseError`.
     func appendLocalPhoto(_ db: Database, localID: String, path: String) throws {
         guard let issue = try issue(db, localID: localID) else { return }
-        try db.execute("UPDATE issues SET photo_local_paths = ? WHERE local_id = ?",
-                       [Self.text(issue.photoLocalPaths + [path]), localID])
+        try db.execute(
+            "UPDATE issues SET photo_local_paths = ? WHERE local_id = ?",
+            [Self.text(issue.photoLocalPaths + [path]), localID])
     }
 
     /// Appends an uploaded photo's server path (idempotent: a path already there is not added twice).
@@ -245,8 +248,9 @@ public final class IssueStore: Sendable {
         guard let issue = try issue(db, localID: localID), !issue.photoServerPaths.contains(path) else { return }
         var urls = issue.photoServerURLs
         if urls.count == issue.photoServerPaths.count, let url { urls.append(url) }
-        try db.execute("UPDATE issues SET photo_server_paths = ?, photo_server_urls = ? WHERE local_id = ?",
-                       [Self.text(issue.photoServerPaths + [path]), Self.text(urls), localID])
+        try db.execute(
+            "UPDATE issues SET photo_server_paths = ?, photo_server_urls = ? WHERE local_id = ?",
+            [Self.text(issue.photoServerPaths + [path]), Self.text(urls), localID])
     }
 
     /// The issue's photos are all imported: it joins the outbox.
@@ -414,8 +418,9 @@ public final class IssueStore: Sendable {
                 let kind = QueuedIssueEdit.Kind(rawValue: kindText), let text: String = row["body"],
                 let body = try? JSONValue.parse(text)
             else { return nil }
-            return QueuedIssueEdit(issueLocalID: id, kind: kind, body: body, attempts: row["sync_attempts"] ?? 0,
-                                   lastAttemptAt: row["last_attempt_at"])
+            return QueuedIssueEdit(
+                issueLocalID: id, kind: kind, body: body, attempts: row["sync_attempts"] ?? 0,
+                lastAttemptAt: row["last_attempt_at"])
         }
     }
 
@@ -458,8 +463,9 @@ public final class IssueStore: Sendable {
             try db.fetchAll(
                 "SELECT local_id, sync_error FROM issues WHERE sync_status = 'failed' ORDER BY updated_at, local_id"
             ).map {
-                FailedOutboxItem(kind: "issue", localID: $0["local_id"] ?? "",
-                                 reason: $0["sync_error"] ?? "The server refused it.")
+                FailedOutboxItem(
+                    kind: "issue", localID: $0["local_id"] ?? "",
+                    reason: $0["sync_error"] ?? "The server refused it.")
             }
         }
     }
@@ -467,8 +473,9 @@ public final class IssueStore: Sendable {
     /// The facility ids of issues not yet synced (seed 001 §8.4: they keep a pruned facility, inactive).
     /// - Throws: `DatabaseError`.
     public func facilityIDsReferencedByUnsyncedWork(db: Database) throws -> Set<Int> {
-        Set(try db.fetchAll("SELECT DISTINCT facility_id FROM issues WHERE sync_status <> 'synced'")
-            .compactMap { $0["facility_id"] as Int? })
+        Set(
+            try db.fetchAll("SELECT DISTINCT facility_id FROM issues WHERE sync_status <> 'synced'")
+                .compactMap { $0["facility_id"] as Int? })
     }
 
     // MARK: Decoding

@@ -31,8 +31,9 @@ struct IssuesIntegrationTests {
             facilityID: 21, areaID: 212, severity: "medium", description: "Dryer not working", photoFiles: files)
         #expect(try world.app.outboxStatus().pending == ["photos": 3, "inspections": 0, "issues": 1])
         await #expect(throws: SyncStopError.self) { try await world.app.sync.sync(explicit: true) }
-        #expect(try world.adminState()["issues"]?.arrayValue?.contains { $0["local_id"] == .string(issue.localID) }
-            == false)
+        #expect(
+            try world.adminState()["issues"]?.arrayValue?.contains { $0["local_id"] == .string(issue.localID) }
+                == false)
 
         try await world.app.connectivity.setForcedOffline(false)
         _ = await world.app.connectivity.probeNow()

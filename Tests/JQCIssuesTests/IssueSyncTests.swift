@@ -15,26 +15,28 @@ private func scriptUploads(_ world: IssueTestWorld) {
     let counter = Mutex(0)
     world.transport.route(
         .post, path: "/api/v1/photos/upload",
-        [.respond { request in
-            let n = counter.withLock { value -> Int in
-                value += 1
-                return value
+        [
+            .respond { request in
+                let n = counter.withLock { value -> Int in
+                    value += 1
+                    return value
+                }
+                var entity = "issue"
+                if case .multipart(let parts) = request.body,
+                    parts.contains(where: { part in
+                        if part.name == "entity_type", case .data(let data) = part.content {
+                            return String(decoding: data, as: UTF8.self) == "inspection"
+                        }
+                        return false
+                    })
+                {
+                    entity = "inspection"
+                }
+                let data: JSONValue = ["path": .string("uploads/\(entity)_photos/p\(n).jpg"), "url": nil]
+                let envelope: JSONValue = ["ok": true, "data": data, "error": nil]
+                return HTTPResponse(status: 200, headers: [:], body: envelope.jsonData())
             }
-            var entity = "issue"
-            if case .multipart(let parts) = request.body,
-                parts.contains(where: { part in
-                    if part.name == "entity_type", case .data(let data) = part.content {
-                        return String(decoding: data, as: UTF8.self) == "inspection"
-                    }
-                    return false
-                })
-            {
-                entity = "inspection"
-            }
-            let data: JSONValue = ["path": .string("uploads/\(entity)_photos/p\(n).jpg"), "url": nil]
-            let envelope: JSONValue = ["ok": true, "data": data, "error": nil]
-            return HTTPResponse(status: 200, headers: [:], body: envelope.jsonData())
-        }], repeatLast: true)
+        ], repeatLast: true)
 }
 
 @Suite("Issue queue (seed 001 §8 step 3, §13, §14, §17)")
@@ -47,7 +49,9 @@ struct IssueQueueTests {
         #expect(world.stages.map(\.direction) == [.push, .push, .push, .push, .pull])
     }
 
-    @Test("rule 11: an issue waits while its inspection is a draft, is failed when the inspection failed, and is sent after it with inspection_id")
+    @Test(
+        "rule 11: an issue waits for a draft parent, fails with a failed one, and is sent after it with inspection_id"
+    )
     func parentGuard() async throws {
         let world = try IssueTestWorld()
         world.transport.route(.get, path: "/api/v1/issues", [.ok([])])
@@ -71,11 +75,16 @@ struct IssueQueueTests {
         #expect(reports["issues"]?.failed == 1)
         let failed = try world.issues.issue(id: issue.localID)
         #expect(failed.syncStatus == .failed)
-        #expect(failed.syncError == "Its inspection \(draft.localID) failed to sync (The facility is closed.); "
-            + "retry the inspection, then the issue, or discard the issue.")
+        #expect(
+            failed.syncError == "Its inspection \(draft.localID) failed to sync (The facility is closed.); "
+                + "retry the inspection, then the issue, or discard the issue.")
         #expect(!world.transport.requests(path: "/api/v1/issues").contains { $0.method == .post })
-        #expect(try world.issues.failedItems() == [FailedOutboxItem(kind: "issue", localID: issue.localID,
-                                                                     reason: failed.syncError!)])
+        #expect(
+            try world.issues.failedItems() == [
+                FailedOutboxItem(
+                    kind: "issue", localID: issue.localID,
+                    reason: failed.syncError!)
+            ])
 
         // Retry both: the inspection lands first, then the issue with inspection_id = its server id.
         try world.inspections.retry(localID: draft.localID)
@@ -87,17 +96,20 @@ struct IssueQueueTests {
         #expect(report.pushed == 0)  // the inspection has not been sent yet in this pass
         _ = try await world.runStages()
         let posted = try #require(world.transport.requests(path: "/api/v1/issues").first { $0.method == .post })
-        #expect(IssueTestWorld.body(posted) == [
-            "local_id": .string(issue.localID), "inspection_id": 900, "facility_id": 11, "area_id": 111,
-            "severity": "high", "description": "Leak",
-        ])
+        #expect(
+            IssueTestWorld.body(posted) == [
+                "local_id": .string(issue.localID), "inspection_id": 900, "facility_id": 11, "area_id": 111,
+                "severity": "high", "description": "Leak",
+            ])
         let synced = try world.issues.issue(id: "3001")
         #expect(synced.syncStatus == .synced)
         #expect(synced.inspectionLocalID == draft.localID)
         #expect(synced.inspectionServerID == 900)
     }
 
-    @Test("rule 43: three photos upload first; the POST carries photo_path = the first, the PATCH the other two; local paths are cleared and files released")
+    @Test(
+        "rule 43: photos first, POST photo_path = the first, PATCH the other two, then local paths cleared"
+    )
     func multiPhotoSequence() async throws {
         let world = try IssueTestWorld()
         let files = try (1...3).map { try world.jpeg("in\($0).jpg") }
@@ -109,29 +121,37 @@ struct IssueQueueTests {
         scriptUploads(world)
         world.transport.route(.post, path: "/api/v1/issues", [.ok(IssueTestWorld.serverIssue(3002), status: 201)])
         world.transport.route(.patch, path: "/api/v1/issues/3002/photos", [.ok(IssueTestWorld.serverIssue(3002))])
-        world.transport.route(.get, path: "/api/v1/issues", [
-            .ok([IssueTestWorld.serverIssue(3002, localID: issue.localID, photoPath: "uploads/issue_photos/p1.jpg",
-                                            mobile: ["uploads/issue_photos/p2.jpg", "uploads/issue_photos/p3.jpg"])]),
-        ])
+        world.transport.route(
+            .get, path: "/api/v1/issues",
+            [
+                .ok([
+                    IssueTestWorld.serverIssue(
+                        3002, localID: issue.localID, photoPath: "uploads/issue_photos/p1.jpg",
+                        mobile: ["uploads/issue_photos/p2.jpg", "uploads/issue_photos/p3.jpg"])
+                ])
+            ])
         let reports = try await world.runStages()
         #expect(reports["photos"]?.pushed == 3)
         #expect(reports["issues"]?.pushed == 1)
         let paths = world.transport.requests.map { "\($0.method.rawValue) \($0.url.path)" }
-        #expect(paths == [
-            "POST /api/v1/photos/upload", "POST /api/v1/photos/upload", "POST /api/v1/photos/upload",
-            "POST /api/v1/issues", "PATCH /api/v1/issues/3002/photos", "GET /api/v1/issues",
-        ])
+        #expect(
+            paths == [
+                "POST /api/v1/photos/upload", "POST /api/v1/photos/upload", "POST /api/v1/photos/upload",
+                "POST /api/v1/issues", "PATCH /api/v1/issues/3002/photos", "GET /api/v1/issues",
+            ])
         let post = IssueTestWorld.body(world.transport.requests[3])
         #expect(post?["photo_path"] == "uploads/issue_photos/p1.jpg")
         #expect(post?["inspection_id"] == nil)
-        #expect(IssueTestWorld.body(world.transport.requests[4])
-            == ["result_photos": ["uploads/issue_photos/p2.jpg", "uploads/issue_photos/p3.jpg"]])
+        #expect(
+            IssueTestWorld.body(world.transport.requests[4])
+                == ["result_photos": ["uploads/issue_photos/p2.jpg", "uploads/issue_photos/p3.jpg"]])
         let synced = try world.issues.issue(id: "3002")
         #expect(synced.syncStatus == .synced)
         #expect(synced.photoLocalPaths == [])
-        #expect(synced.photoServerPaths == [
-            "uploads/issue_photos/p1.jpg", "uploads/issue_photos/p2.jpg", "uploads/issue_photos/p3.jpg",
-        ])
+        #expect(
+            synced.photoServerPaths == [
+                "uploads/issue_photos/p1.jpg", "uploads/issue_photos/p2.jpg", "uploads/issue_photos/p3.jpg",
+            ])
         #expect(try world.issues.localPhotos(of: synced).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: world.photos.directory.path).isEmpty)
         #expect(world.issues.displaySection(of: synced) == .server)  // rule 34
@@ -144,7 +164,8 @@ struct IssueQueueTests {
         let text = world.temp.path("note.txt")
         try Data("not a photo".utf8).write(to: text)
         #expect(throws: IssuesError.self) {
-            try world.issues.createStandalone(facilityID: 21, severity: "low", description: "x", photoFiles: [good, text])
+            try world.issues.createStandalone(
+                facilityID: 21, severity: "low", description: "x", photoFiles: [good, text])
         }
         #expect(try world.issues.list(includeResolved: true).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: world.photos.directory.path).isEmpty)
@@ -160,8 +181,9 @@ struct IssueQueueTests {
             Issue.record("a facility of another contract was accepted")
         } catch let error as IssuesError {
             #expect(error.code == .unknownFacility)
-            #expect(error.message == "The facility 21 is not one of your active facilities in contract 1; "
-                + "pick one of: 11 Main Courthouse.")
+            #expect(
+                error.message == "The facility 21 is not one of your active facilities in contract 1; "
+                    + "pick one of: 11 Main Courthouse.")
         }
         #expect(throws: IssuesError.self) {
             try world.issues.createStandalone(facilityID: 21, severity: "urgent", description: "x")
@@ -203,14 +225,21 @@ struct IssueQueueTests {
 
 @Suite("Assigned issues pull and server-pulled data (rules 30, 31, 33, 42, 48)")
 struct AssignedIssuesTests {
-    @Test("rule 33: evidence is photo_path + mobile_photo_paths, never result_photos; every Phase A–E and handler field is kept")
+    @Test(
+        "rule 33: evidence is photo_path + mobile_photo_paths, never result_photos; every field is kept"
+    )
     func evidence() async throws {
         let world = try IssueTestWorld()
-        world.transport.route(.get, path: "/api/v1/issues", [
-            .ok([IssueTestWorld.serverIssue(48, photoPath: "uploads/issue_photos/a.jpg",
-                                            mobile: ["uploads/issue_photos/b.jpg"],
-                                            results: ["uploads/issue_photos/fixed.jpg"])]),
-        ])
+        world.transport.route(
+            .get, path: "/api/v1/issues",
+            [
+                .ok([
+                    IssueTestWorld.serverIssue(
+                        48, photoPath: "uploads/issue_photos/a.jpg",
+                        mobile: ["uploads/issue_photos/b.jpg"],
+                        results: ["uploads/issue_photos/fixed.jpg"])
+                ])
+            ])
         let result = try await world.issues.pullAssigned(now: world.clock.now)
         #expect(result.upserted == 1)
         let issue = try world.issues.issue(id: "48")
@@ -235,12 +264,15 @@ struct AssignedIssuesTests {
         let standalone = try world.issues.createStandalone(facilityID: 21, severity: "low", description: "mine")
         let draft = try world.draft()
         let flagged = try world.issues.flag(inspectionLocalID: draft.localID, severity: "low", description: "flagged")
-        try world.store.markCreated(localID: flagged.localID, serverID: 77, inspectionServerID: nil,
-                                    at: world.clock.now)
+        try world.store.markCreated(
+            localID: flagged.localID, serverID: 77, inspectionServerID: nil,
+            at: world.clock.now)
         try world.store.markSynced(localID: flagged.localID, at: world.clock.now)
-        world.transport.route(.get, path: "/api/v1/issues", [
-            .ok([IssueTestWorld.serverIssue(48), IssueTestWorld.serverIssue(49)]), .ok([]),
-        ])
+        world.transport.route(
+            .get, path: "/api/v1/issues",
+            [
+                .ok([IssueTestWorld.serverIssue(48), IssueTestWorld.serverIssue(49)]), .ok([]),
+            ])
         try await world.issues.pullAssigned(now: world.clock.now)
         #expect(Set(try world.issues.list(includeResolved: true).compactMap(\.serverID)) == [48, 49, 77])
         let result = try await world.issues.pullAssigned(now: world.clock.now)
@@ -253,22 +285,27 @@ struct AssignedIssuesTests {
     @Test("rule 48: the list hides resolved issues unless asked for all")
     func resolvedHidden() async throws {
         let world = try IssueTestWorld()
-        world.transport.route(.get, path: "/api/v1/issues", [
-            .ok([IssueTestWorld.serverIssue(48), IssueTestWorld.serverIssue(50, status: "resolved")]),
-        ])
+        world.transport.route(
+            .get, path: "/api/v1/issues",
+            [
+                .ok([IssueTestWorld.serverIssue(48), IssueTestWorld.serverIssue(50, status: "resolved")])
+            ])
         try await world.issues.pullAssigned(now: world.clock.now)
         #expect(try world.issues.list().compactMap(\.serverID) == [48])
         #expect(Set(try world.issues.list(includeResolved: true).compactMap(\.serverID)) == [48, 50])
     }
 
-    @Test("rule 42: clearServerPulledData deletes every issue with a server id, the inspector's synced ones too, and keeps unsynced ones")
+    @Test(
+        "rule 42: clearing deletes every issue with a server id and keeps the unsynced ones"
+    )
     func clearBoundary() async throws {
         let world = try IssueTestWorld()
         let pending = try world.issues.createStandalone(facilityID: 21, severity: "low", description: "pending")
         let draft = try world.draft()
         let flagged = try world.issues.flag(inspectionLocalID: draft.localID, severity: "low", description: "synced")
-        try world.store.markCreated(localID: flagged.localID, serverID: 77, inspectionServerID: nil,
-                                    at: world.clock.now)
+        try world.store.markCreated(
+            localID: flagged.localID, serverID: 77, inspectionServerID: nil,
+            at: world.clock.now)
         try world.store.markSynced(localID: flagged.localID, at: world.clock.now)
         world.transport.route(.get, path: "/api/v1/issues", [.ok([IssueTestWorld.serverIssue(48)])])
         try await world.issues.pullAssigned(now: world.clock.now)
@@ -276,7 +313,9 @@ struct AssignedIssuesTests {
         #expect(try world.issues.list(includeResolved: true).map(\.localID) == [pending.localID])
     }
 
-    @Test("queued edits: status and handler change locally at once, survive a refresh, then PATCH with literal snake_case keys")
+    @Test(
+        "queued edits change the issue at once, survive a refresh, then PATCH with snake_case keys"
+    )
     func queuedEdits() async throws {
         let world = try IssueTestWorld()
         world.transport.route(.get, path: "/api/v1/issues", [.ok([IssueTestWorld.serverIssue(49)])], repeatLast: true)
@@ -303,11 +342,15 @@ struct AssignedIssuesTests {
         world.transport.route(.patch, path: "/api/v1/issues/49/handler", [.ok(.object(after))])
         let report = try await IssueEditsStage(service: world.issues).run(world.pass())
         #expect(report.pushed == 2)
-        #expect(IssueTestWorld.body(world.transport.requests(path: "/api/v1/issues/49/status")[0])
-            == ["status": "in_progress"])
-        #expect(IssueTestWorld.body(world.transport.requests(path: "/api/v1/issues/49/handler")[0])
-            == ["handler_type": "facility", "facility_handler_name": "Maintenance",
-                "facility_handler_contact": "ext 4410"])
+        #expect(
+            IssueTestWorld.body(world.transport.requests(path: "/api/v1/issues/49/status")[0])
+                == ["status": "in_progress"])
+        #expect(
+            IssueTestWorld.body(world.transport.requests(path: "/api/v1/issues/49/handler")[0])
+                == [
+                    "handler_type": "facility", "facility_handler_name": "Maintenance",
+                    "facility_handler_contact": "ext 4410",
+                ])
         #expect(try world.store.queuedEdits().isEmpty)
         issue = try world.issues.issue(id: "49")
         #expect(issue.handlerLabel == "Facility: Maintenance")
@@ -327,18 +370,23 @@ struct AssignedIssuesTests {
 
 @Suite("Inspection photos (JQCInspections wiring, seed 001 §17, rules 10, 12)")
 struct InspectionPhotoWiringTests {
-    @Test("a photo in an image field is the local:// sentinel until uploaded, then the server path; the inspection waits for it")
+    @Test(
+        "an image answer is the local:// sentinel until upload, then the server path; the inspection waits"
+    )
     func sentinelThenServerPath() async throws {
         let world = try IssueTestWorld()
         let draft = try world.draft()
-        let photo = try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "4", file: try world.jpeg("a.jpg"))
+        let photo = try world.inspectionPhotos.attach(
+            localID: draft.localID, fieldID: "4", file: try world.jpeg("a.jpg"))
         #expect(photo.width == 40)
         #expect(photo.height == 30)
         #expect(try world.inspections.inspection(localID: draft.localID).formData["4"] == .string(photo.sentinel))
         _ = try world.inspections.submit(localID: draft.localID)
         // Rule 12: with the photo unsettled, the inspection is not sent.
-        let held = try await InspectionPushStage(api: world.api, store: world.inspectionStore,
-                                                 photoGate: world.inspectionPhotos).run(world.pass())
+        let held = try await InspectionPushStage(
+            api: world.api, store: world.inspectionStore,
+            photoGate: world.inspectionPhotos
+        ).run(world.pass())
         #expect(held.deferred == 1)
         scriptUploads(world)
         world.transport.route(.post, path: "/api/v1/inspections", [.ok(["id": 901])])
@@ -351,15 +399,19 @@ struct InspectionPhotoWiringTests {
         // The listener is idempotent: told again, nothing changes.
         try world.queue.write { db in
             try world.inspectionPhotos.photoUploaded(
-                UploadedPhoto(id: photo.id, owner: photo.owner, serverPath: "uploads/inspection_photos/other.jpg",
-                              serverURL: nil, localSentinel: photo.sentinel), in: db)
+                UploadedPhoto(
+                    id: photo.id, owner: photo.owner, serverPath: "uploads/inspection_photos/other.jpg",
+                    serverURL: nil, localSentinel: photo.sentinel), in: db)
         }
-        #expect(try world.inspections.inspection(localID: draft.localID).formData["4"]
-            == "uploads/inspection_photos/p1.jpg")
+        #expect(
+            try world.inspections.inspection(localID: draft.localID).formData["4"]
+                == "uploads/inspection_photos/p1.jpg")
         #expect(try world.inspectionPhotos.ownerState(localID: draft.localID, in: world.queue.read { $0 }) == .synced)
     }
 
-    @Test("a photo is refused for a non-image field, a missing field, a file that is not a JPEG, and a submitted inspection")
+    @Test(
+        "a photo is refused for a non-image or missing field, a non-JPEG file and a submitted inspection"
+    )
     func refusals() throws {
         let world = try IssueTestWorld()
         let draft = try world.draft()
@@ -370,19 +422,23 @@ struct InspectionPhotoWiringTests {
                 return nil
             } catch let error as InspectionsError { return error.message } catch { return "\(error)" }
         }
-        #expect(message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "2", file: good) }
-            == "Field \"Floors clean\" (id 2) is a rating field; photos go into image or signature fields.")
-        #expect(message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "99", file: good) }
-            == "The form has no field 99; see 'form' for the field ids.")
+        #expect(
+            message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "2", file: good) }
+                == "Field \"Floors clean\" (id 2) is a rating field; photos go into image or signature fields.")
+        #expect(
+            message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "99", file: good) }
+                == "The form has no field 99; see 'form' for the field ids.")
         let text = world.temp.path("x.jpg")
         try Data("hello".utf8).write(to: text)
-        #expect(message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "5", file: text) }?
-            .hasPrefix("The photo \(text.path) was refused: ") == true)
+        #expect(
+            message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "5", file: text) }?
+                .hasPrefix("The photo \(text.path) was refused: ") == true)
         #expect(try world.inspections.inspection(localID: draft.localID).formData["5"] == nil)
         // A signature is an image (SPEC.md §3).
         try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "5", file: good)
         _ = try world.inspections.submit(localID: draft.localID)
-        #expect(message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "4", file: good) }?
-            .contains("photos can only be added to a draft") == true)
+        #expect(
+            message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "4", file: good) }?
+                .contains("photos can only be added to a draft") == true)
     }
 }

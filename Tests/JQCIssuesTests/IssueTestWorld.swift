@@ -54,21 +54,28 @@ final class IssueTestWorld: @unchecked Sendable {  // because: used by one test 
         photos.register(inspectionPhotos as any PhotoUploadListener, for: .inspection)
         photos.register(inspectionPhotos as any PhotoOwnerStatusProvider, for: .inspection)
         store = IssueStore(queue: queue)
-        issues = IssueService(store: store, inspections: inspectionStore, reference: reference, photos: photos,
-                              api: api, clock: clock)
+        issues = IssueService(
+            store: store, inspections: inspectionStore, reference: reference, photos: photos,
+            api: api, clock: clock)
         photos.register(IssuePhotoListener(store: store), for: .issue)
         photos.register(IssuePhotoOwnerStatus(store: store), for: .issue)
-        inspections = InspectionService(store: inspectionStore, reference: reference, clock: clock,
-                                        deletionHooks: [inspectionPhotos, issues])
+        inspections = InspectionService(
+            store: inspectionStore, reference: reference, clock: clock,
+            deletionHooks: [inspectionPhotos, issues])
         try reference.apply(
             ReferenceReply(
                 facilities: [
                     Facility(id: 11, name: "Main Courthouse", projectID: 1, projectName: "County"),
                     Facility(id: 21, name: "Clinic A", projectID: 2, projectName: "Riverside"),
                 ],
-                areas: [Area(id: 111, facilityID: 11, name: "Restrooms"), Area(id: 211, facilityID: 21, name: "Lobby")],
-                templates: [InspectionTemplate(id: 3, name: "Restroom QC", formSchema: restroomSchema,
-                                               schemaHash: FormSchema(json: restroomSchema).hash)]),
+                areas: [
+                    Area(id: 111, facilityID: 11, name: "Restrooms"), Area(id: 211, facilityID: 21, name: "Lobby"),
+                ],
+                templates: [
+                    InspectionTemplate(
+                        id: 3, name: "Restroom QC", formSchema: restroomSchema,
+                        schemaHash: FormSchema(json: restroomSchema).hash)
+                ]),
             now: clock.now, referencedFacilityIDs: { _ in [] })
     }
 
@@ -79,9 +86,11 @@ final class IssueTestWorld: @unchecked Sendable {  // because: used by one test 
 
     /// Photos, inspections, issues, edits and the assigned-issues pull, in their declared order.
     var stages: [any SyncStage] {
-        [photos.uploadStage, InspectionPushStage(api: api, store: inspectionStore, photoGate: inspectionPhotos),
-         IssuePushStage(service: issues), IssueEditsStage(service: issues), AssignedIssuesPullStage(service: issues)]
-            .sorted { $0.order < $1.order }
+        [
+            photos.uploadStage, InspectionPushStage(api: api, store: inspectionStore, photoGate: inspectionPhotos),
+            IssuePushStage(service: issues), IssueEditsStage(service: issues), AssignedIssuesPullStage(service: issues),
+        ]
+        .sorted { $0.order < $1.order }
     }
 
     /// Runs every stage once, in order.
@@ -125,7 +134,8 @@ final class IssueTestWorld: @unchecked Sendable {  // because: used by one test 
             "facility_id": 21, "facility_name": "Clinic A", "area_id": 211, "area_name": "Lobby",
             "severity": "medium", "description": .string("Issue \(id)"), "status": .string(status),
             "photo_path": photoPath.map(JSONValue.string) ?? .null,
-            "mobile_photo_paths": .array(mobile.map(JSONValue.string)), "result_photos": .array(results.map(JSONValue.string)),
+            "mobile_photo_paths": .array(mobile.map(JSONValue.string)),
+            "result_photos": .array(results.map(JSONValue.string)),
             "photo_urls": [], "result_photo_urls": [], "result_notes": "Fixed", "verified_at": nil,
             "verification_note": nil, "reported_by_name": "Dana Okafor", "assigned_to_name": "Alex Rivera",
             "handler_type": "vendor", "handler_label": "Vendor: Dryer Pros", "facility_handler_name": nil,

@@ -20,16 +20,19 @@ struct IssueCommandTests {
         let open = try #require(lines[2]["data"]?["issues"]?.arrayValue)
         #expect(open.compactMap { $0["server_id"]?.intValue }.sorted() == [48, 49])
         let keys = Set((open[0].objectValue ?? [:]).keys)
-        #expect(keys.isSuperset(of: [
-            "local_id", "server_id", "severity", "status", "description", "sync_status",
-        ]))
-        #expect(lines[3]["data"]?["issues"]?.arrayValue?.compactMap { $0["server_id"]?.intValue }.sorted()
-            == [48, 49, 50])
+        #expect(
+            keys.isSuperset(of: [
+                "local_id", "server_id", "severity", "status", "description", "sync_status",
+            ]))
+        #expect(
+            lines[3]["data"]?["issues"]?.arrayValue?.compactMap { $0["server_id"]?.intValue }.sorted()
+                == [48, 49, 50])
         let show = try #require(lines[4]["data"])
         #expect(show["server_id"] == 48)
         #expect(show["severity"] == "high")
-        #expect(show["photo_server_paths"]
-            == ["uploads/issue_photos/seed-48-a.jpg", "uploads/issue_photos/seed-48-b.jpg"])  // rule 33
+        #expect(
+            show["photo_server_paths"]
+                == ["uploads/issue_photos/seed-48-a.jpg", "uploads/issue_photos/seed-48-b.jpg"])  // rule 33
         #expect(show["result_photos"] == ["uploads/issue_photos/seed-48-fixed.jpg"])
         #expect(show["photo_local_paths"] == [])
         #expect(show["photo_section"] == "server")
@@ -37,7 +40,9 @@ struct IssueCommandTests {
         #expect(show["inspection_local_id"] == "")
     }
 
-    @Test("flag takes facility and area from the current inspection; issue new is standalone; both sync after the inspection")
+    @Test(
+        "flag copies facility and area; issue new is standalone; the flagged one syncs after its inspection"
+    )
     func flagAndNew() throws {
         let harness = ShellHarness()
         let result = try harness.run([
@@ -87,8 +92,9 @@ struct IssueCommandTests {
         #expect(lines[9]["error"]?.stringValue?.hasPrefix("Comments are online only:") == true)
     }
 
-    @Test("photo puts a local:// sentinel in an image field, refuses other fields and files; flag --photo attaches",
-          .enabled(if: hopper != nil, "../shared/fixtures/photos/hopper.jpg is absent"))
+    @Test(
+        "photo puts a local:// sentinel in an image field, refuses other fields and files; flag --photo attaches",
+        .enabled(if: hopper != nil, "../shared/fixtures/photos/hopper.jpg is absent"))
     func photoCommand() throws {
         let file = try #require(hopper).path
         let harness = ShellHarness()
@@ -108,12 +114,14 @@ struct IssueCommandTests {
         #expect(photo["orientation"] != nil)
         #expect(lines[5]["data"]?["photo_local_paths"]?.arrayValue?.count == 2)
         #expect(lines[6]["data"]?["answers"]?["9"] == .string(sentinel))
-        #expect(lines[7]["error"]?.stringValue == "Field \"Floors clean and dry\" (id 2) is a rating field; "
-            + "photos go into image or signature fields.")
+        #expect(
+            lines[7]["error"]?.stringValue == "Field \"Floors clean and dry\" (id 2) is a rating field; "
+                + "photos go into image or signature fields.")
         let refused = try harness.run(["--json", "-c", "photo 9 /etc/hostname"])
         #expect(refused.status == 1)
-        #expect(refused.jsonLines.first?["error"]?.stringValue?.hasPrefix("The photo /etc/hostname was refused:")
-            == true)
+        #expect(
+            refused.jsonLines.first?["error"]?.stringValue?.hasPrefix("The photo /etc/hostname was refused:")
+                == true)
 
         let synced = try harness.run(["--json", "-c", "answer 2 4; submit; sync; form; issues; status"])
         #expect(synced.status == 0, "\(synced.stderr)")

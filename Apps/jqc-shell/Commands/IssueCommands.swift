@@ -38,14 +38,17 @@ enum IssueCommands {
     static func detail(_ issue: Issue, engine: ShellEngine) -> [String: JSONValue] {
         let section = PhotoDisplaySection.forRecord(syncStatus: issue.syncStatus)
         let urls = issue.photoServerPaths.enumerated().map { index, path -> JSONValue in
-            let serverURL = issue.photoServerURLs.count == issue.photoServerPaths.count
+            let serverURL =
+                issue.photoServerURLs.count == issue.photoServerPaths.count
                 ? issue.photoServerURLs[index] : nil
-            return text(PhotoURLResolver.displayURL(serverURL: serverURL, path: path, config: engine.app.server)?
-                .absoluteString)
+            return text(
+                PhotoURLResolver.displayURL(serverURL: serverURL, path: path, config: engine.app.server)?
+                    .absoluteString)
         }
         return [
             "local_id": .string(issue.localID), "server_id": int(issue.serverID),
-            "inspection_local_id": .string(issue.inspectionLocalID), "inspection_server_id": int(issue.inspectionServerID),
+            "inspection_local_id": .string(issue.inspectionLocalID),
+            "inspection_server_id": int(issue.inspectionServerID),
             "facility_id": .int(Int64(issue.facilityID)), "facility_name": text(issue.facilityName),
             "area_id": int(issue.areaID), "area_name": text(issue.areaName), "severity": .string(issue.severity),
             "description": .string(issue.description), "status": .string(issue.status),
@@ -84,12 +87,15 @@ enum IssueCommands {
 
     static func created(_ issue: Issue, _ verb: String) -> CommandOutput {
         CommandOutput(
-            "\(verb) issue \(issue.localID) [\(issue.severity)] at \(issue.facilityName ?? "facility \(issue.facilityID)")"
+            "\(verb) issue \(issue.localID) [\(issue.severity)] at "
+                + (issue.facilityName ?? "facility \(issue.facilityID)")
                 + (issue.areaName.map { " / \($0)" } ?? "")
                 + (issue.photoLocalPaths.isEmpty ? "" : " with \(issue.photoLocalPaths.count) photo(s)")
                 + ". Queued for sync.",
-            data: ["local_id": .string(issue.localID), "issue": summary(issue),
-                   "photo_local_paths": strings(issue.photoLocalPaths), "area_id": int(issue.areaID)])
+            data: [
+                "local_id": .string(issue.localID), "issue": summary(issue),
+                "photo_local_paths": strings(issue.photoLocalPaths), "area_id": int(issue.areaID),
+            ])
     }
 
     /// Kicks an automatic pass in an interactive, online session.
@@ -111,7 +117,9 @@ enum IssueCommands {
     ) { context, words in
         let usage = "photo FIELD_ID FILE"
         let arguments = try ParsedArguments(words, usage: usage)
-        guard arguments.positionals.count == 2 else { throw ShellError.usage("Give FIELD_ID and FILE. Usage: \(usage)") }
+        guard arguments.positionals.count == 2 else {
+            throw ShellError.usage("Give FIELD_ID and FILE. Usage: \(usage)")
+        }
         let file = URL(fileURLWithPath: arguments.positionals[1])
         guard FileManager.default.isReadableFile(atPath: file.path) else {
             throw ShellError.failed("Cannot read \(file.path): no such file or not readable.")
@@ -139,7 +147,8 @@ enum IssueCommands {
     static func photoID(_ words: [String], usage: String) throws -> UUID {
         let arguments = try ParsedArguments(words, usage: usage)
         guard arguments.positionals.count == 1, let id = UUID(uuidString: arguments.positionals[0]) else {
-            throw ShellError.usage("Give one PHOTO_ID (the local id 'status' lists for a failed photo). Usage: \(usage)")
+            throw ShellError.usage(
+                "Give one PHOTO_ID (the local id 'status' lists for a failed photo). Usage: \(usage)")
         }
         return id
     }
@@ -194,7 +203,8 @@ enum IssueCommands {
             + "Example: issue new --facility 21 --area 212 medium \"Hand dryer not working\" --photo dryer.jpg"
     ) { context, words in
         let usage = "issue new --facility ID [--contract ID] [--area ID] SEVERITY \"DESCRIPTION\" [--photo FILE]…"
-        let arguments = try ParsedArguments(words, valueOptions: ["facility", "area", "contract", "photo"], usage: usage)
+        let arguments = try ParsedArguments(
+            words, valueOptions: ["facility", "area", "contract", "photo"], usage: usage)
         guard let facility = try arguments.intOption("facility", usage: usage) else {
             throw ShellError.usage("Give --facility ID. Usage: \(usage)")
         }
@@ -220,11 +230,14 @@ enum IssueCommands {
     ) { context, words in
         let usage = "issues [--all]"
         let arguments = try ParsedArguments(words, switches: ["all"], usage: usage)
-        guard arguments.positionals.isEmpty else { throw ShellError.usage("issues takes no arguments. Usage: \(usage)") }
+        guard arguments.positionals.isEmpty else {
+            throw ShellError.usage("issues takes no arguments. Usage: \(usage)")
+        }
         let engine = try await context.engine()
         let list = try perform { try engine.app.issues.list(includeResolved: arguments.has("all")) }
         return CommandOutput(
-            list.isEmpty ? "No issues" + (arguments.has("all") ? "." : " (resolved ones are hidden; 'issues --all').")
+            list.isEmpty
+                ? "No issues" + (arguments.has("all") ? "." : " (resolved ones are hidden; 'issues --all').")
                 : list.map(line).joined(separator: "\n"),
             data: [
                 "issues": .array(list.map(summary)), "phase": .string(list.isEmpty ? "empty" : "content"),
@@ -271,14 +284,19 @@ enum IssueCommands {
             }
         } catch { throw ShellError.failed("\(error)") }
         return CommandOutput(
-            comments.isEmpty ? "No comments." : comments.map {
-                "\($0.createdAt ?? "")  \($0.authorName ?? "someone"): \($0.body)"
-            }.joined(separator: "\n"),
+            comments.isEmpty
+                ? "No comments."
+                : comments.map {
+                    "\($0.createdAt ?? "")  \($0.authorName ?? "someone"): \($0.body)"
+                }.joined(separator: "\n"),
             data: [
-                "comments": .array(comments.map {
-                    .object(["id": .int(Int64($0.id)), "author_name": text($0.authorName), "body": .string($0.body),
-                             "created_at": text($0.createdAt)])
-                }),
+                "comments": .array(
+                    comments.map {
+                        .object([
+                            "id": .int(Int64($0.id)), "author_name": text($0.authorName), "body": .string($0.body),
+                            "created_at": text($0.createdAt),
+                        ])
+                    })
             ])
     }
 
@@ -295,8 +313,10 @@ enum IssueCommands {
         await nudgeSync(engine)
         return CommandOutput(
             "Issue \(issue.displayID) is now \(issue.status); the change is queued for the server.",
-            data: ["local_id": .string(issue.localID), "server_id": int(issue.serverID), "status": .string(issue.status),
-                   "queued": true])
+            data: [
+                "local_id": .string(issue.localID), "server_id": int(issue.serverID), "status": .string(issue.status),
+                "queued": true,
+            ])
     }
 
     static let issueHandler = Command(
@@ -315,8 +335,10 @@ enum IssueCommands {
         await nudgeSync(engine)
         return CommandOutput(
             "Issue \(issue.displayID) is handled by \(issue.handlerLabel ?? update.label); queued for the server.",
-            data: ["local_id": .string(issue.localID), "server_id": int(issue.serverID),
-                   "handler_type": text(issue.handlerType), "handler_label": text(issue.handlerLabel), "queued": true])
+            data: [
+                "local_id": .string(issue.localID), "server_id": int(issue.serverID),
+                "handler_type": text(issue.handlerType), "handler_label": text(issue.handlerLabel), "queued": true,
+            ])
     }
 
     static let issueRetry = Command("issue retry", usage: "ID", summary: "Put a failed issue back in the outbox.") {
