@@ -221,6 +221,15 @@ struct IssueQueueTests {
         #expect(try world.photos.photos(for: .inspection(draft.localID)).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: world.photos.directory.path).isEmpty)
     }
+    @Test("an unsynced issue keeps its facility for the reference prune (seed 001 §8.4); a synced one does not")
+    func facilityReferences() throws {
+        let world = try IssueTestWorld()
+        let issue = try world.issues.createStandalone(facilityID: 21, severity: "low", description: "x")
+        #expect(try world.queue.read { db in try world.store.facilityIDsReferencedByUnsyncedWork(db: db) } == [21])
+        try world.store.markCreated(localID: issue.localID, serverID: 5, inspectionServerID: nil, at: world.clock.now)
+        try world.store.markSynced(localID: issue.localID, at: world.clock.now)
+        #expect(try world.queue.read { db in try world.store.facilityIDsReferencedByUnsyncedWork(db: db) }.isEmpty)
+    }
 }
 
 @Suite("Assigned issues pull and server-pulled data (rules 30, 31, 33, 42, 48)")
