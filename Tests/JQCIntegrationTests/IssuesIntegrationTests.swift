@@ -108,4 +108,22 @@ struct IssuesIntegrationTests {
         #expect(local.formData["9"] == .string(path))
         #expect(try world.app.photos.photo(id: signature.id)?.state == .settled)
     }
+
+    @Test("an issue POST applied but its reply lost (drop_after) lands exactly once")
+    func dropAfterLandsOnce() async throws {
+        let world = try TestApp()
+        try await world.ready()
+        let issue = try world.app.issues.createStandalone(facilityID: 11, severity: "high", description: "Broken lock")
+        try world.fault(["method": "POST", "path_prefix": "/api/v1/issues", "mode": "drop_after"])
+        _ = try await world.app.sync.sync(explicit: true)
+        _ = try await world.app.sync.sync(explicit: true)
+        let records = (try world.adminState()["issues"]?.arrayValue ?? []).filter {
+            $0["local_id"] == .string(issue.localID)
+        }
+        #expect(records.count == 1)
+        let local = try world.app.issues.issue(id: issue.localID)
+        #expect(local.syncStatus == .synced)
+        #expect(local.serverID == records.first?["id"]?.intValue.map { Int($0) })
+        #expect(try world.app.issues.list().filter { $0.description == "Broken lock" }.count == 1)
+    }
 }

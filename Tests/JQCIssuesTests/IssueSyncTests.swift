@@ -221,6 +221,29 @@ struct IssueQueueTests {
         #expect(try world.photos.photos(for: .inspection(draft.localID)).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: world.photos.directory.path).isEmpty)
     }
+    @Test("an issue left half-built by a crash during its photo imports is removed after ten minutes, photos too")
+    func abandonedAssembly() async throws {
+        let world = try IssueTestWorld()
+        let issue = try world.issues.createStandalone(facilityID: 21, severity: "low", description: "x")
+        try world.queue.write { db in
+            try world.store.delete(db, localID: issue.localID)
+            try world.store.insert(db, issue, assembling: true)
+        }
+        try world.photos.importPhoto(
+            from: try world.jpeg("a.jpg"), owner: .issue(issue.localID),
+            capturedAt: world.clock.now)
+        #expect(try world.issues.list(includeResolved: true).isEmpty)  // not listed while assembling
+        #expect(try world.issues.pendingCounts() == ["issues": 0])
+        world.clock.advance(by: 300)
+        _ = try await IssuePushStage(service: world.issues).run(world.pass())
+        #expect(try world.queue.read { db in try world.store.issue(db, localID: issue.localID) } != nil)
+        world.clock.advance(by: 301)
+        _ = try await IssuePushStage(service: world.issues).run(world.pass())
+        #expect(try world.queue.read { db in try world.store.issue(db, localID: issue.localID) } == nil)
+        #expect(try world.photos.photos(for: .issue(issue.localID)).isEmpty)
+        #expect(world.transport.requests.isEmpty)
+    }
+
     @Test("an unsynced issue keeps its facility for the reference prune (seed 001 §8.4); a synced one does not")
     func facilityReferences() throws {
         let world = try IssueTestWorld()

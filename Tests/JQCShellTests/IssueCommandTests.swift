@@ -112,7 +112,9 @@ struct IssueCommandTests {
         #expect(photo["width"]?.intValue ?? 0 > 0)
         #expect(photo["height"]?.intValue ?? 0 > 0)
         #expect(photo["orientation"] != nil)
-        #expect(lines[5]["data"]?["photo_local_paths"]?.arrayValue?.count == 2)
+        let localPaths = try #require(lines[5]["data"]?["photo_local_paths"]?.arrayValue)
+        #expect(localPaths.count == 2)
+        let flaggedID = try #require(lines[5]["data"]?["local_id"]?.stringValue)
         #expect(lines[6]["data"]?["answers"]?["9"] == .string(sentinel))
         #expect(
             lines[7]["error"]?.stringValue == "Field \"Floors clean and dry\" (id 2) is a rating field; "
@@ -123,10 +125,22 @@ struct IssueCommandTests {
             refused.jsonLines.first?["error"]?.stringValue?.hasPrefix("The photo /etc/hostname was refused:")
                 == true)
 
+        // Rule 34: a pending issue shows its local photos only.
+        let pending = try harness.run(["--json", "-c", "issue show \(flaggedID)"])
+        #expect(pending.jsonLines.first?["data"]?["photo_section"] == "local")
+        #expect(pending.jsonLines.first?["data"]?["photos"] == .array(localPaths))
+
         let synced = try harness.run(["--json", "-c", "answer 2 4; submit; sync; form; issues; status"])
         #expect(synced.status == 0, "\(synced.stderr)")
         let answer = synced.jsonLines[3]["data"]?["answers"]?["9"]?.stringValue ?? ""
         #expect(answer.hasPrefix("uploads/inspection_photos/"))
         #expect(synced.jsonLines[5]["data"]?["pending"] == ["photos": 0, "inspections": 0, "issues": 0])
+        let shown = try harness.run(["--json", "-c", "issue show \(flaggedID)"])
+        let after = try #require(shown.jsonLines.first?["data"])
+        #expect(after["photo_section"] == "server")
+        #expect(after["photo_local_paths"] == [])
+        #expect(after["photo_server_paths"]?.arrayValue?.count == 2)
+        #expect(
+            after["photos"]?.arrayValue?.allSatisfy { $0.stringValue?.contains("/static/uploads/") == true } == true)
     }
 }
