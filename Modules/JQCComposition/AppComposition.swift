@@ -1,6 +1,7 @@
 import Foundation
 import JQCFacilities
 import JQCInspections
+import JQCIssues
 import JQCKit
 import JQCNetwork
 import JQCNotifications
@@ -54,6 +55,10 @@ public final class AppComposition: Sendable {
     public let history: InspectionHistory
     /// Saves the open draft every 30 s on the clock (interactive surfaces start it; issue 7).
     public let autosave: DraftAutosaver
+    /// Photos in inspection image/signature fields: attach, gate, sentinel → server path (issue 8).
+    public let inspectionPhotos: InspectionPhotos
+    /// Issues: flag, standalone, list, status/handler edits, comments, retry/discard (issue 8).
+    public let issues: IssueService
     /// Every feature's outbox report, for `status`.
     public let outboxReporters: [any OutboxReporter]
     /// Every feature's server-pulled-data eraser, run on logout and server switch (rule 42).
@@ -125,15 +130,33 @@ public final class AppComposition: Sendable {
         // Inspections (issue 7). Seams for later features: submit hooks (Scheduling, FollowUps), deletion
         // hooks (Photos, Issues), the photo gate (Photos, rule 12), facility references (Issues).
         let inspectionStore = InspectionStore(queue: store)
+        // Photo ↔ inspection wiring and issues (issue 8): built before the inspection service, whose draft
+        // deletion hooks they are.
+        let inspectionPhotos = InspectionPhotos(store: inspectionStore, photos: photos, clock: clock)
+        self.inspectionPhotos = inspectionPhotos
+        photos.register(inspectionPhotos as any PhotoUploadListener, for: .inspection)
+        photos.register(inspectionPhotos as any PhotoOwnerStatusProvider, for: .inspection)
+        let issueStore = IssueStore(queue: store)
+        let issues = IssueService(store: issueStore, inspections: inspectionStore, reference: referenceStore,
+                                  photos: photos, api: api, clock: clock, logger: logger)
+        self.issues = issues
+        photos.register(IssuePhotoListener(store: issueStore), for: .issue)
+        photos.register(IssuePhotoOwnerStatus(store: issueStore), for: .issue)
+        let draftDeletionHooks: [any InspectionDraftDeletionHook] = [inspectionPhotos, issues]
         inspections = InspectionService(store: inspectionStore, reference: referenceStore, clock: clock,
-                                        submitHooks: [], deletionHooks: [])
+                                        submitHooks: [], deletionHooks: draftDeletionHooks)
         history = InspectionHistory(api: api)
         autosave = DraftAutosaver(service: inspections, clock: clock)
-        let photoGate: any InspectionPhotoGate = NoPhotosGate()  // JQCPhotos replaces this (rule 12).
+        let photoGate: any InspectionPhotoGate = inspectionPhotos  // rule 12: photos settle first
         stages.append(InspectionPushStage(api: api, store: inspectionStore, photoGate: photoGate))
         reporters.append(InspectionOutboxReporter(store: inspectionStore))
-        // Unsynced work that keeps a pruned facility as inactive (seed 001 §8.4); JQCIssues appends its store.
-        let facilityReferences: [any FacilityReferenceSource] = [inspectionStore]
+        // Issues (issue 8): push after inspections (rule 11), queued edits, the assigned-issues pull.
+        stages += [IssuePushStage(service: issues), IssueEditsStage(service: issues),
+                   AssignedIssuesPullStage(service: issues)]
+        reporters.append(issues)
+        cleaners.append { try issues.clearServerPulledData() }
+        // Unsynced work that keeps a pruned facility as inactive (seed 001 §8.4).
+        let facilityReferences: [any FacilityReferenceSource] = [inspectionStore, issueStore]
         stages.append(ReferencePullStage(api: api, store: referenceStore, referencedFacilityIDs: { db in
             var ids = Set<Int>()
             for source in facilityReferences { ids.formUnion(try source.facilityIDsReferencedByUnsyncedWork(db: db)) }
@@ -176,6 +199,7 @@ public final class AppComposition: Sendable {
         FacilitiesSchema.register(in: &migrator)
         PhotosSchema.register(in: &migrator)
         InspectionsSchema.register(in: &migrator)
+        IssuesSchema.register(in: &migrator)
         NotificationsSchema.register(in: &migrator)
     }
 

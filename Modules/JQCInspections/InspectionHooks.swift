@@ -37,6 +37,16 @@ public protocol InspectionDraftDeletionHook: Sendable {
     ///   - db: the open deletion transaction.
     /// - Throws: any error, which keeps the draft.
     func draftDeleting(localID: String, db: Database) throws
+
+    /// The deletion committed: remove what lives outside the store (photo files). Not called when the
+    /// deletion rolled back.
+    /// - Parameter localID: the deleted draft's local id.
+    func draftDeleted(localID: String)
+}
+
+extension InspectionDraftDeletionHook {
+    /// Nothing to do after the commit (the default).
+    public func draftDeleted(localID: String) {}
 }
 
 /// Facility ids that unsynced local work references (seed 001 §8.4), for the reference prune.

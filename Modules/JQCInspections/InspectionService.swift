@@ -227,6 +227,7 @@ public final class InspectionService: Sendable {
                 _ = try store.deleteDraft(db, localID: localID)
             }
         }
+        for hook in deletionHooks { hook.draftDeleted(localID: localID) }
     }
 
     /// Puts a failed inspection back in the outbox (the inspector's retry).

@@ -20,6 +20,8 @@ public struct InspectionsError: Error, Sendable, Hashable, CustomStringConvertib
         case invalidAnswer = "invalid_answer"
         /// The inspection is not in a state for this action (retry of an item that is not failed).
         case invalidState = "invalid_state"
+        /// A photo was refused (not a JPEG, damaged, too large) or could not be stored.
+        case photo
         /// The local store failed.
         case storage
     }

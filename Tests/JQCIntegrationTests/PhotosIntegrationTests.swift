@@ -1,5 +1,6 @@
 import Foundation
 import JQCComposition
+import JQCInspections
 import JQCJPEG
 import JQCKit
 import JQCNetwork
@@ -28,18 +29,27 @@ private func makeJPEG(in directory: URL, name: String, width: Int, height: Int, 
     return url
 }
 
+/// A draft of template 3 and an issue flagged on it: real owners that stay unsynced (the issue waits for its
+/// draft, rule 11), so the photos stage keeps their photos and files.
+private func unsyncedOwners(_ world: TestApp) throws -> (inspection: String, issue: String) {
+    let draft = try world.app.inspections.start(StartRequest(templateID: 3, facilityID: 11))
+    let issue = try world.app.issues.flag(inspectionLocalID: draft.localID, severity: "low", description: "evidence")
+    return (draft.localID, issue.localID)
+}
+
 @Suite("Photos against the dev server")
 struct PhotosIntegrationTests {
     @Test("three photos upload; the server stores them and serves the same bytes under /static/")
     func uploadThree() async throws {
         let world = try TestApp()
-        try await world.login()
+        try await world.ready()
+        let owned = try unsyncedOwners(world)
         let listener = PathListener()
         world.app.photos.register(listener, for: .issue)
         world.app.photos.register(listener, for: .inspection)
         let progress = Mutex<[PhotoUploadProgress]>([])
         world.app.photos.setUploadProgressObserver { value in progress.withLock { $0.append(value) } }
-        let owners: [PhotoOwner] = [.issue("issue-a"), .issue("issue-a"), .inspection("insp-b", field: "4")]
+        let owners: [PhotoOwner] = [.issue(owned.issue), .issue(owned.issue), .inspection(owned.inspection, field: "9")]
         var photos: [PendingPhoto] = []
         for (index, owner) in owners.enumerated() {
             let input = try makeJPEG(in: world.clientDirectory.url, name: "in\(index).jpg", width: 120 + index * 8,
@@ -83,9 +93,10 @@ struct PhotosIntegrationTests {
     @Test("a 500 from the upload keeps the photo pending with one try; the next sync uploads it")
     func serverErrorThenSuccess() async throws {
         let world = try TestApp()
-        try await world.login()
+        try await world.ready()
         let input = try makeJPEG(in: world.clientDirectory.url, name: "in.jpg", width: 64, height: 64, seed: 9)
-        let photo = try world.app.photos.importPhoto(from: input, owner: .issue("issue-z"), capturedAt: Date())
+        let photo = try world.app.photos.importPhoto(from: input, owner: .issue(try unsyncedOwners(world).issue),
+                                                     capturedAt: Date())
         try world.fault(["path_prefix": "/api/v1/photos/upload", "mode": "status", "status": 500])
 
         let first = try await world.app.sync.sync(explicit: true)
@@ -107,9 +118,10 @@ struct PhotosIntegrationTests {
     @Test("a file the server refuses (415) fails at once and shows in status with the server's sentence")
     func refusedFile() async throws {
         let world = try TestApp()
-        try await world.login()
+        try await world.ready()
         let input = try makeJPEG(in: world.clientDirectory.url, name: "in.jpg", width: 32, height: 32, seed: 1)
-        let photo = try world.app.photos.importPhoto(from: input, owner: .issue("issue-r"), capturedAt: Date())
+        let photo = try world.app.photos.importPhoto(from: input, owner: .issue(try unsyncedOwners(world).issue),
+                                                     capturedAt: Date())
         try Data("not an image at all".utf8).write(to: photo.localFile)
         _ = try await world.app.sync.sync(explicit: true)
         let status = try world.app.outboxStatus()

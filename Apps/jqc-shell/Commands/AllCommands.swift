@@ -6,6 +6,7 @@ enum AllCommands {
             + SyncCommands.commands
             + FacilitiesCommands.commands
             + InspectionCommands.commands
+            + IssueCommands.commands
             + NotificationCommands.commands
             + OfflineToolCommands.commands
     )

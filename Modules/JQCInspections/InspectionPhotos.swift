@@ -1,0 +1,145 @@
+import Foundation
+import JQCForms
+import JQCKit
+import JQCPhotos
+import JQCStorage
+import Synchronization
+
+/// The photo ↔ inspection wiring (seed 001 §17; rules 10, 12): attaching a photo to an image or signature
+/// field (the `local://` sentinel written into the answer in the photo's own transaction), and the four hooks
+/// the composition root plugs in — the submit gate (rule 12), the upload listener (sentinel → server path),
+/// the owner status (missing / unsynced / synced) and the draft-deletion hook (the draft's photos and files).
+public final class InspectionPhotos: Sendable {
+    private let store: InspectionStore
+    private let photos: PhotoService
+    private let clock: any Clock
+    /// Files of photos deleted with a draft, removed once the deletion has committed.
+    private let doomedFiles = Mutex<[String: [URL]]>([:])
+
+    /// The wiring over the inspections store and the photos service.
+    /// - Parameters:
+    ///   - store: the inspections store (same database as `photos`).
+    ///   - photos: the photos feature.
+    ///   - clock: `captured_at` when none is given.
+    public init(store: InspectionStore, photos: PhotoService, clock: any Clock) {
+        self.store = store
+        self.photos = photos
+        self.clock = clock
+    }
+
+    /// Imports a JPEG into an image or signature field of a draft (SHELL.md `photo FIELD_ID FILE`; a
+    /// signature is captured as an image, SPEC.md §3). The photo row and the answer — the sentinel
+    /// `local://photos/<id>.jpg` — are written in one transaction; the `photos` stage later replaces the
+    /// sentinel with the server path. A newer photo for the same field supersedes an unsettled older one.
+    /// - Parameters:
+    ///   - localID: the draft's local id.
+    ///   - fieldID: the field id (`9`, `"9"`).
+    ///   - file: the JPEG to import (judged by its bytes).
+    ///   - capturedAt: when it was taken; the clock's now when `nil`.
+    /// - Returns: the pending photo (id, sentinel, width, height).
+    /// - Throws: ``InspectionsError`` — `notFound`, `notADraft`, `invalidAnswer` (unknown field, or not an
+    ///   image/signature field), `photo` (the file was refused: not a JPEG, damaged, too large), `storage`.
+    ///   Nothing is written on any error.
+    @discardableResult
+    public func attach(localID: String, fieldID rawFieldID: String, file: URL, capturedAt: Date? = nil) throws
+        -> PendingPhoto
+    {
+        let fieldID = FieldID.normalize(.string(rawFieldID)) ?? rawFieldID
+        let inspection: Inspection
+        do {
+            guard let found = try store.inspection(localID: localID) else {
+                throw InspectionsError(
+                    .notFound, "There is no inspection \(localID) on this device; see 'inspections'.")
+            }
+            inspection = found
+        } catch let error as DatabaseError {
+            throw InspectionsError(.storage, "The local store failed: \(error.description)")
+        }
+        guard inspection.status == .draft else {
+            throw InspectionsError(
+                .notADraft,
+                "The inspection \(localID) was already submitted (\(inspection.badge.label)); "
+                    + "photos can only be added to a draft.")
+        }
+        let schema = inspection.schema
+        guard let field = schema.field(id: fieldID) else {
+            throw InspectionsError(
+                .invalidAnswer, "The form has no field \(fieldID); see 'form' for the field ids.")
+        }
+        guard field.type.isPhoto else {
+            throw InspectionsError(
+                .invalidAnswer,
+                "Field \(field.reference) is a \(field.type.rawValue) field; photos go into image or signature fields.")
+        }
+        do {
+            return try photos.importPhoto(
+                from: file, owner: .inspection(localID, field: fieldID), capturedAt: capturedAt ?? clock.now
+            ) { db, photo in
+                guard let current = try self.store.inspection(db, localID: localID), current.status == .draft else {
+                    throw InspectionsError(.notADraft, "The inspection \(localID) is no longer a draft.")
+                }
+                var answers = FormAnswers(current.formData)
+                do {
+                    try answers.setPhoto(fieldID: fieldID, path: photo.sentinel, schema: current.schema)
+                } catch let error as FormsError {
+                    throw InspectionsError(.invalidAnswer, error.message)
+                }
+                try self.store.updateAnswers(db, localID: localID, formData: answers.values, at: self.clock.now)
+            }
+        } catch let error as PhotoError {
+            throw InspectionsError(
+                error.code == .storage ? .storage : .photo,
+                error.code == .refused ? "The photo \(file.path) was refused: \(error.message)" : error.message)
+        }
+    }
+}
+
+extension InspectionPhotos: InspectionPhotoGate {
+    /// `true` while a photo of the inspection is not settled (pending, uploaded but not written into the
+    /// answer, or failed: a failed photo holds the inspection until it is retried or discarded). Rule 12.
+    /// - Throws: `DatabaseError`.
+    public func hasUnsettledPhotos(inspectionLocalID: String, db: Database) throws -> Bool {
+        try photos.hasUnsettledPhotos(ownerKind: .inspection, ownerLocalID: inspectionLocalID, in: db)
+    }
+}
+
+extension InspectionPhotos: PhotoUploadListener {
+    /// Replaces the field's `local://` sentinel with the server path (seed 001 §17). Idempotent: when the
+    /// answer is already the server path, or holds something else (the inspector replaced or cleared it),
+    /// nothing changes.
+    /// - Throws: `DatabaseError`.
+    public func photoUploaded(_ photo: UploadedPhoto, in db: Database) throws {
+        guard photo.owner.kind == .inspection, let fieldID = photo.fieldID,
+            let inspection = try store.inspection(db, localID: photo.owner.localID)
+        else { return }
+        guard inspection.formData[fieldID] == .string(photo.localSentinel) else { return }
+        var answers = inspection.formData
+        answers[fieldID] = .string(photo.serverPath)
+        try store.updateAnswers(db, localID: inspection.localID, formData: answers, at: clock.now)
+    }
+}
+
+extension InspectionPhotos: PhotoOwnerStatusProvider {
+    /// `missing` when the inspection is gone (a deleted draft), `synced` once the server has it, else
+    /// `unsynced`.
+    /// - Throws: `DatabaseError`.
+    public func ownerState(localID: String, in db: Database) throws -> PhotoOwnerState {
+        guard let inspection = try store.inspection(db, localID: localID) else { return .missing }
+        return inspection.syncStatus == .synced ? .synced : .unsynced
+    }
+}
+
+extension InspectionPhotos: InspectionDraftDeletionHook {
+    /// Deletes the draft's photo rows in the deletion transaction (seed 001 §11.3).
+    /// - Throws: `DatabaseError`.
+    public func draftDeleting(localID: String, db: Database) throws {
+        let files = try photos.deletePhotos(for: .inspection(localID), in: db)
+        doomedFiles.withLock { $0[localID] = files }
+    }
+
+    /// Removes the deleted photos' files after the deletion committed.
+    public func draftDeleted(localID: String) {
+        let files = doomedFiles.withLock { $0.removeValue(forKey: localID) } ?? []
+        photos.removeFiles(files)
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import JQCKit
+
+/// A local issue record (seed 001 `LocalIssue`), as a value (rule 68). Device-created issues (flagged during
+/// an inspection, or standalone) and server-pulled ones (assigned to or reported by the inspector) share the
+/// table; the server's Phase A–E and handler fields are optionals that default to `nil` (rule 46).
+public struct Issue: Sendable, Hashable {
+    /// The client's id (a lowercase UUID string), sent as `local_id` (SPEC.md §4 idempotent submission).
+    public var localID: String
+    /// The server's id once created there (or for a pulled issue). Rule 42's boundary: a record with a
+    /// server id is server-pulled data as far as `clearServerPulledData()` is concerned.
+    public var serverID: Int?
+    /// The local id of the inspection it was flagged in; `""` for standalone and server-pulled issues
+    /// (rules 31, 44).
+    public var inspectionLocalID: String
+    /// The inspection's server id, once known (sent as `inspection_id`).
+    public var inspectionServerID: Int?
+    /// The facility.
+    public var facilityID: Int
+    /// The facility's name, when known.
+    public var facilityName: String?
+    /// The area (copied from the inspection when flagged during one; rule 51).
+    public var areaID: Int?
+    /// The area's name, when known.
+    public var areaName: String?
+    /// `low`, `medium`, `high` or `critical` (kept as the server wrote it).
+    public var severity: String
+    /// What is wrong.
+    public var description: String
+    /// `open`, `in_progress` or `resolved` (the local mirror; a queued edit shows here at once).
+    public var status: String
+    /// Imported photo files on this device (absolute paths under `<data-dir>/photos`), cleared after the
+    /// issue is submitted (rule 43).
+    public var photoLocalPaths: [String]
+    /// The evidence photos on the server: `photo_path` + `mobile_photo_paths`, never `result_photos` (rule 33).
+    public var photoServerPaths: [String]
+    /// The server's display URLs parallel to ``photoServerPaths`` (`photo_urls`, rule 67), when sent.
+    public var photoServerURLs: [String]
+    /// Resolution photos from the web (kept, never shown as evidence; rule 33).
+    public var resultPhotos: [String]
+    /// Resolution notes from web staff (Phase A).
+    public var resultNotes: String?
+    /// When the fix was verified, ISO 8601 (Phase A).
+    public var verifiedAt: String?
+    /// The verifier's note (Phase A).
+    public var verificationNote: String?
+    /// The reporter's display name (Phase A).
+    public var reportedByName: String?
+    /// The assignee's display name (Phase E).
+    public var assignedToName: String?
+    /// `internal`, `facility` or `vendor` ("Handled By").
+    public var handlerType: String?
+    /// The handler's label as the server words it.
+    public var handlerLabel: String?
+    /// Facility handler's name.
+    public var facilityHandlerName: String?
+    /// Facility handler's contact.
+    public var facilityHandlerContact: String?
+    /// Facility handler's notes.
+    public var facilityHandlerNotes: String?
+    /// Vendor's name.
+    public var vendorName: String?
+    /// Vendor's contact.
+    public var vendorContact: String?
+    /// Vendor's notes.
+    public var vendorNotes: String?
+    /// The server's `created_at`, as sent.
+    public var serverCreatedAt: String?
+    /// The server's `updated_at`, as sent.
+    public var serverUpdatedAt: String?
+    /// The outbox state (`synced` for pulled issues).
+    public var syncStatus: SyncStatus
+    /// Counted tries (real server answers; the 5-try limit).
+    public var syncAttempts: Int
+    /// When it was last tried.
+    public var lastAttemptAt: Date?
+    /// The last failure (or a refused queued edit), as a sentence.
+    public var syncError: String?
+    /// When the record was created on this device.
+    public var createdAt: Date
+    /// When it was last written on this device.
+    public var updatedAt: Date
+
+    /// Whether the record came from the assigned-issues pull (rule 31: synced and not flagged in a local
+    /// inspection).
+    public var isServerPulled: Bool { syncStatus == .synced && inspectionLocalID.isEmpty }
+
+    /// `server_id` when known, else the local id: how the shell names it.
+    public var displayID: String { serverID.map(String.init) ?? localID }
+}
+
+/// A "Handled By" update (CONTRACT.md `PATCH /issues/<id>/handler`; seed 001 §11 "Handled By").
+public struct IssueHandlerUpdate: Sendable, Hashable {
+    /// `internal`, `facility` or `vendor`.
+    public var type: String
+    /// The facility handler's or vendor's name.
+    public var name: String?
+    /// Their contact.
+    public var contact: String?
+    /// Notes.
+    public var notes: String?
+
+    /// An update.
+    public init(type: String, name: String? = nil, contact: String? = nil, notes: String? = nil) {
+        self.type = type
+        self.name = name
+        self.contact = contact
+        self.notes = notes
+    }
+
+    /// The PATCH body with literal snake_case keys (rule 65): `handler_type` and, for `facility`,
+    /// `facility_handler_*`; for `vendor`, `vendor_*`.
+    public var body: JSONValue {
+        var body: [String: JSONValue] = ["handler_type": .string(type)]
+        let prefix: String? = type == "facility" ? "facility_handler_" : type == "vendor" ? "vendor_" : nil
+        if let prefix {
+            if let name { body[prefix + "name"] = .string(name) }
+            if let contact { body[prefix + "contact"] = .string(contact) }
+            if let notes { body[prefix + "notes"] = .string(notes) }
+        }
+        return .object(body)
+    }
+
+    /// The label the server would show: `Internal team`, `Facility: <name>`, `Vendor: <name>`.
+    public var label: String {
+        switch type {
+        case "internal": return "Internal team"
+        case "facility": return name.map { "Facility: \($0)" } ?? "Facility"
+        case "vendor": return name.map { "Vendor: \($0)" } ?? "Vendor"
+        default: return type
+        }
+    }
+}
+
+/// One comment on an issue (CONTRACT.md `GET /issues/<id>/comments`).
+public struct IssueComment: Sendable, Hashable, Decodable {
+    /// The comment's server id.
+    public var id: Int
+    /// Who wrote it.
+    public var authorName: String?
+    /// The text.
+    public var body: String
+    /// When, ISO 8601.
+    public var createdAt: String?
+}
+
+/// An issue as the server sends it (CONTRACT.md "Issues"), decoded with snake_case → camelCase (rule 65).
+struct APIIssue: Decodable, Sendable {
+    var id: Int
+    var localId: String?
+    var inspectionId: Int?
+    var facilityId: Int?
+    var facilityName: String?
+    var areaId: Int?
+    var areaName: String?
+    var severity: String?
+    var description: String?
+    var status: String?
+    var photoPath: String?
+    var mobilePhotoPaths: [String]?
+    var resultPhotos: [String]?
+    var photoUrls: [String]?
+    var resultNotes: String?
+    var verifiedAt: String?
+    var verificationNote: String?
+    var reportedByName: String?
+    var assignedToName: String?
+    var handlerType: String?
+    var handlerLabel: String?
+    var facilityHandlerName: String?
+    var facilityHandlerContact: String?
+    var facilityHandlerNotes: String?
+    var vendorName: String?
+    var vendorContact: String?
+    var vendorNotes: String?
+    var createdAt: String?
+    var updatedAt: String?
+
+    /// The evidence photos: `photo_path` + `mobile_photo_paths`, never `result_photos` (rule 33).
+    var evidencePaths: [String] {
+        (photoPath.map { $0.isEmpty ? [] : [$0] } ?? []) + (mobilePhotoPaths ?? [])
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+import JQCInspections
+import JQCKit
+import JQCNetwork
+import JQCPhotos
+import JQCStorage
+import JQCSync
+
+/// The `issues` push stage (``StageOrder/issues``; seed 001 §8 step 3, §17 "Multi-photo issue submission
+/// sequence"). Per pending issue, oldest first:
+/// 1. rule 11 — flagged in an inspection that failed: the issue is failed with a sentence naming it; an
+///    inspection not yet on the server (draft or pending): the issue waits, untouched;
+/// 2. its photos must be settled (uploaded and appended, or it waits);
+/// 3. `POST /api/v1/issues` with `local_id`, `inspection_id` (the parent's server id), `photo_path` = the
+///    first server photo; the server id is stored at once;
+/// 4. `PATCH /api/v1/issues/<id>/photos {"result_photos": [the rest]}` (the server stores them as
+///    `mobile_photo_paths`, replacing, so a retry cannot duplicate);
+/// 5. synced, `photoLocalPaths` cleared (rule 43), the local files released.
+/// Errors follow the outbox policy per item (FEATURES.md item 3).
+public struct IssuePushStage: SyncStage {
+    /// `issues`.
+    public let name = "issues"
+    /// Push.
+    public let direction = SyncDirection.push
+    /// ``StageOrder/issues`` (300), after inspections.
+    public let order = StageOrder.issues
+    /// `false`.
+    public let isBestEffort = false
+    private let service: IssueService
+
+    /// The stage over `service`.
+    public init(service: IssueService) { self.service = service }
+
+    /// Sends the pending issues.
+    /// - Throws: ``SyncStopError`` to stop the pass; `DatabaseError`.
+    public func run(_ pass: SyncPass) async throws -> StageReport {
+        var report = StageReport(name: name)
+        try service.removeAbandoned(now: pass.clock.now)
+        for issue in try service.store.pendingSubmissions() {
+            var inspectionServerID = issue.inspectionServerID
+            if !issue.inspectionLocalID.isEmpty,
+                let parent = try service.inspections.inspection(localID: issue.inspectionLocalID)
+            {
+                if parent.syncStatus == .failed {
+                    try service.store.markFailed(
+                        localID: issue.localID,
+                        reason: "Its inspection \(parent.localID) failed to sync"
+                            + (parent.syncError.map { " (\($0))" } ?? "")
+                            + "; retry the inspection, then the issue, or discard the issue.",
+                        at: pass.clock.now)
+                    report.failed += 1
+                    continue
+                }
+                guard parent.syncStatus == .synced, let parentServerID = parent.serverID else {
+                    report.deferred += 1  // never before its parent (rule 11)
+                    continue
+                }
+                inspectionServerID = parentServerID
+            }
+            let waiting = try service.store.queue.read { db in
+                try service.photos.hasUnsettledPhotos(ownerKind: .issue, ownerLocalID: issue.localID, in: db)
+            }
+            guard !waiting, pass.shouldAttempt(attempts: issue.syncAttempts, lastAttempt: issue.lastAttemptAt) else {
+                report.deferred += 1
+                continue
+            }
+            do {
+                // Re-read: the photos stage appended the server paths after this list was read.
+                let current = try service.issue(id: issue.localID)
+                var serverID = current.serverID
+                if serverID == nil {
+                    let reply = try await service.api.sendJSON(
+                        .post, path: "/api/v1/issues",
+                        body: Self.payload(for: current, inspectionServerID: inspectionServerID), idempotent: true)
+                    guard let id = reply["id"]?.intValue else {
+                        throw APIError.undecodable("the created issue has no id")
+                    }
+                    serverID = Int(id)
+                    try service.store.markCreated(
+                        localID: current.localID, serverID: Int(id), inspectionServerID: inspectionServerID,
+                        at: pass.clock.now)
+                }
+                let extras = Array(current.photoServerPaths.dropFirst())
+                if let serverID, !extras.isEmpty {
+                    _ = try await service.api.sendJSON(
+                        .patch, path: "/api/v1/issues/\(serverID)/photos",
+                        body: ["result_photos": .array(extras.map(JSONValue.string))])
+                }
+                try service.store.markSynced(localID: current.localID, at: pass.clock.now)
+                try service.photos.releaseFiles(for: .issue(current.localID))
+                report.pushed += 1
+            } catch {
+                switch pass.disposition(for: error, attempts: issue.syncAttempts) {
+                case .keepPending(let attempts, let reason):
+                    try service.store.markAttempt(
+                        localID: issue.localID, attempts: attempts, reason: reason, at: pass.clock.now)
+                    report.deferred += 1
+                case .fail(let reason):
+                    try service.store.markFailed(localID: issue.localID, reason: reason, at: pass.clock.now)
+                    report.failed += 1
+                case .stopPass(let stop):
+                    throw stop
+                }
+            }
+        }
+        return report
+    }
+
+    /// The POST body (CONTRACT.md `POST /issues`, literal snake_case keys, rule 65): `local_id`,
+    /// `inspection_id` when known, `facility_id`, `area_id` when set (rule 51), `severity`, `description`,
+    /// `photo_path` = the first server photo only.
+    public static func payload(for issue: Issue, inspectionServerID: Int?) -> JSONValue {
+        var body: [String: JSONValue] = [
+            "local_id": .string(issue.localID), "facility_id": .int(Int64(issue.facilityID)),
+            "severity": .string(issue.severity), "description": .string(issue.description),
+        ]
+        if let inspectionServerID { body["inspection_id"] = .int(Int64(inspectionServerID)) }
+        if let area = issue.areaID { body["area_id"] = .int(Int64(area)) }
+        if let first = issue.photoServerPaths.first { body["photo_path"] = .string(first) }
+        return .object(body)
+    }
+}
+
+/// The queued-edits stage (``StageOrder/queuedEdits``): sends each queued status or handler change
+/// (`PATCH /api/v1/issues/<id>/status` `{status}`, `…/handler` `{handler_type, …}`; literal snake_case keys,
+/// rule 65) once its issue has a server id, then mirrors the server's reply. A refused edit is dropped with a
+/// sentence on the issue (the next pull restores the server's value); a transient failure keeps it queued.
+public struct IssueEditsStage: SyncStage {
+    /// `issue edits`.
+    public let name = "issue edits"
+    /// Push.
+    public let direction = SyncDirection.push
+    /// ``StageOrder/queuedEdits`` (350).
+    public let order = StageOrder.queuedEdits
+    /// `false`.
+    public let isBestEffort = false
+    private let service: IssueService
+
+    /// The stage over `service`.
+    public init(service: IssueService) { self.service = service }
+
+    /// Sends the queued edits.
+    /// - Throws: ``SyncStopError`` to stop the pass; `DatabaseError`.
+    public func run(_ pass: SyncPass) async throws -> StageReport {
+        var report = StageReport(name: name)
+        let store = service.store
+        for edit in try store.queuedEdits() {
+            guard let issue = try store.queue.read({ db in try store.issue(db, localID: edit.issueLocalID) }),
+                let serverID = issue.serverID
+            else {
+                report.deferred += 1  // waits for the issue's own POST
+                continue
+            }
+            guard pass.shouldAttempt(attempts: edit.attempts, lastAttempt: edit.lastAttemptAt) else {
+                report.deferred += 1
+                continue
+            }
+            do {
+                let reply = try await service.api.sendJSON(
+                    .patch, path: "/api/v1/issues/\(serverID)/\(edit.kind.rawValue)", body: edit.body)
+                let decoded = try? APIClient.decode(APIIssue.self, from: reply)
+                try store.queue.write { db in
+                    try store.dequeueEdit(db, localID: issue.localID, kind: edit.kind)
+                    if let decoded {
+                        let remaining = Set(try store.queuedEdits(db, localID: issue.localID).map(\.kind))
+                        try store.applyServerFields(
+                            db, localID: issue.localID, decoded, keepStatus: remaining.contains(.status),
+                            keepHandler: remaining.contains(.handler), keepPhotos: issue.syncStatus != .synced,
+                            at: pass.clock.now)
+                    }
+                }
+                report.pushed += 1
+            } catch {
+                switch pass.disposition(for: error, attempts: edit.attempts) {
+                case .keepPending(let attempts, let reason):
+                    try store.deferEdit(
+                        localID: issue.localID, kind: edit.kind, attempts: attempts, reason: reason, at: pass.clock.now)
+                    report.deferred += 1
+                case .fail(let reason):
+                    try store.queue.write { db in
+                        try store.dequeueEdit(db, localID: issue.localID, kind: edit.kind)
+                        try store.setError(
+                            db, localID: issue.localID,
+                            "The \(edit.kind.rawValue) change was refused by the server: \(reason)")
+                    }
+                    report.failed += 1
+                case .stopPass(let stop):
+                    throw stop
+                }
+            }
+        }
+        return report
+    }
+}
+
+/// The `assigned issues` pull stage (``StageOrder/assignedIssues``; seed 001 §8 step 5): `GET /api/v1/issues`
+/// (assigned to or reported by the inspector), upserted by server id (set explicitly), every field kept,
+/// evidence = `photo_path + mobile_photo_paths` (rule 33); a refresh never overwrites an edit still queued.
+/// The deletion pass always runs, even on an empty reply (rule 30), and deletes only server-pulled records:
+/// synced AND `inspectionLocalId == ""` AND not in the reply (rule 31).
+public struct AssignedIssuesPullStage: SyncStage {
+    /// `assigned issues`.
+    public let name = "assigned issues"
+    /// Pull.
+    public let direction = SyncDirection.pull
+    /// ``StageOrder/assignedIssues`` (500).
+    public let order = StageOrder.assignedIssues
+    /// `false` (as the seed's pipeline; a failure is reported and later stages still see it).
+    public let isBestEffort = false
+    private let service: IssueService
+
+    /// The stage over `service`.
+    public init(service: IssueService) { self.service = service }
+
+    /// Pulls and reconciles.
+    /// - Throws: `APIError`, ``IssuesError`` when the reply is not a list, `DatabaseError`.
+    public func run(_ pass: SyncPass) async throws -> StageReport {
+        let result = try await service.pullAssigned(now: pass.clock.now)
+        return StageReport(name: name, pulled: result.upserted)
+    }
+}
+
+/// What one assigned-issues pull did.
+public struct AssignedIssuesPull: Sendable, Hashable {
+    /// Issues inserted or updated.
+    public var upserted: Int
+    /// Local ids of server-pulled issues deleted because the server no longer returns them.
+    public var deleted: [String]
+}
+
+extension IssueService {
+    /// One assigned-issues pull (see ``AssignedIssuesPullStage``), in one transaction.
+    /// - Returns: the counts (nothing written when a logout cleared the data meanwhile).
+    /// - Throws: `APIError`, ``IssuesError`` `server` when the reply is not a list, `DatabaseError`.
+    @discardableResult
+    public func pullAssigned(now: Date) async throws -> AssignedIssuesPull {
+        let started = generation.withLock { $0 }
+        let reply = try await api.getJSON("/api/v1/issues")
+        guard let elements = reply.arrayValue else {
+            throw IssuesError(
+                .server, "The server's issue list was not a list; issues will be fetched again on the next sync.")
+        }
+        var returned = Set<Int>()
+        var decoded: [APIIssue] = []
+        for element in elements {
+            if let id = element["id"]?.intValue { returned.insert(Int(id)) }
+            if let issue = try? APIClient.decode(APIIssue.self, from: element) { decoded.append(issue) }
+        }
+        if decoded.count != elements.count {
+            logger.warning("skipped \(elements.count - decoded.count) issue(s) the client could not read")
+        }
+        let store = self.store
+        let makeLocalID = { UUID().uuidString.lowercased() }
+        let result = try store.queue.write { db -> AssignedIssuesPull? in
+            guard generation.withLock({ $0 }) == started else { return nil }
+            for server in decoded {
+                var existing = try store.issue(db, serverID: server.id)
+                if existing == nil, let localID = server.localId, !localID.isEmpty {
+                    existing = try store.issue(db, localID: localID).flatMap { $0.serverID == nil ? $0 : nil }
+                }
+                let target: Issue
+                if let existing {
+                    target = existing
+                } else {
+                    target = Issue(
+                        localID: makeLocalID(), serverID: server.id, inspectionLocalID: "",
+                        inspectionServerID: server.inspectionId, facilityID: server.facilityId ?? 0,
+                        facilityName: server.facilityName, areaID: server.areaId, areaName: server.areaName,
+                        severity: server.severity ?? "", description: server.description ?? "",
+                        status: server.status ?? IssueStatus.open.rawValue, photoLocalPaths: [], photoServerPaths: [],
+                        photoServerURLs: [], resultPhotos: [], syncStatus: .synced, syncAttempts: 0, createdAt: now,
+                        updatedAt: now)
+                    try store.insert(db, target)
+                }
+                let queued = Set(try store.queuedEdits(db, localID: target.localID).map(\.kind))
+                try store.applyServerFields(
+                    db, localID: target.localID, server, keepStatus: queued.contains(.status),
+                    keepHandler: queued.contains(.handler), keepPhotos: target.syncStatus != .synced, at: now)
+            }
+            // The deletion pass always runs, even when the reply is empty (rule 30); only server-pulled
+            // records — synced and not flagged in a local inspection — are candidates (rule 31).
+            var deleted: [String] = []
+            for pulled in try store.serverPulledIDs(db) where !returned.contains(pulled.serverID) {
+                try store.delete(db, localID: pulled.localID)
+                deleted.append(pulled.localID)
+            }
+            return AssignedIssuesPull(upserted: decoded.count, deleted: deleted)
+        }
+        guard let result else { return AssignedIssuesPull(upserted: 0, deleted: []) }
+        for localID in result.deleted { _ = try? photos.deletePhotos(for: .issue(localID)) }
+        return result
+    }
+
+    /// Removes issues left half-built by a crash during `issue new`/`flag` (older than 10 minutes).
+    /// - Throws: `DatabaseError`.
+    func removeAbandoned(now: Date) throws {
+        let ids = try store.queue.write { db in
+            try store.deleteAbandoned(db, before: now.addingTimeInterval(-Self.abandonedAge))
+        }
+        for id in ids {
+            logger.warning("removed issue \(id): its creation was interrupted before its photos were attached")
+            try photos.deletePhotos(for: .issue(id))
+        }
+    }
+}

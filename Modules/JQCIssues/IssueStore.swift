@@ -1,0 +1,511 @@
+import Foundation
+import JQCKit
+import JQCStorage
+import JQCSync
+
+/// The issues feature's tables (namespace `issues`; FEATURES.md item 1). New columns always get defaults
+/// (rule 8); the server's optional fields are nullable (rule 46).
+///
+/// `issues.inspection_local_id` is `""` for standalone and server-pulled issues (rules 31, 44), so it cannot
+/// be a foreign key; the relation to the inspection is kept by ``IssueDraftDeletionHook`` (deleting a draft
+/// deletes its issues in the same transaction). `issue_edits.issue_local_id` is a foreign key to its issue
+/// (rule 37), deleted with it.
+public enum IssuesSchema {
+    /// The migrations' namespace.
+    public static let namespace = "issues"
+
+    /// Registers `issues/1-create`.
+    public static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration(namespace: namespace, "1-create") { db in
+            try db.execute(
+                """
+                CREATE TABLE issues (
+                    local_id TEXT PRIMARY KEY NOT NULL,
+                    server_id INTEGER UNIQUE,
+                    inspection_local_id TEXT NOT NULL DEFAULT '',
+                    inspection_server_id INTEGER,
+                    facility_id INTEGER NOT NULL,
+                    facility_name TEXT,
+                    area_id INTEGER,
+                    area_name TEXT,
+                    severity TEXT NOT NULL DEFAULT 'medium',
+                    description TEXT NOT NULL DEFAULT '',
+                    status TEXT NOT NULL DEFAULT 'open',
+                    photo_local_paths TEXT NOT NULL DEFAULT '[]',
+                    photo_server_paths TEXT NOT NULL DEFAULT '[]',
+                    photo_server_urls TEXT NOT NULL DEFAULT '[]',
+                    result_photos TEXT NOT NULL DEFAULT '[]',
+                    result_notes TEXT,
+                    verified_at TEXT,
+                    verification_note TEXT,
+                    reported_by_name TEXT,
+                    assigned_to_name TEXT,
+                    handler_type TEXT,
+                    handler_label TEXT,
+                    facility_handler_name TEXT,
+                    facility_handler_contact TEXT,
+                    facility_handler_notes TEXT,
+                    vendor_name TEXT,
+                    vendor_contact TEXT,
+                    vendor_notes TEXT,
+                    server_created_at TEXT,
+                    server_updated_at TEXT,
+                    assembling INTEGER NOT NULL DEFAULT 0,
+                    sync_status TEXT NOT NULL DEFAULT 'pending'
+                        CHECK (sync_status IN ('pending', 'synced', 'failed')),
+                    sync_attempts INTEGER NOT NULL DEFAULT 0,
+                    last_attempt_at TEXT,
+                    sync_error TEXT,
+                    created_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL
+                )
+                """)
+            try db.execute("CREATE INDEX issues_outbox ON issues(sync_status, created_at)")
+            try db.execute("CREATE INDEX issues_inspection ON issues(inspection_local_id)")
+            try db.execute(
+                """
+                CREATE TABLE issue_edits (
+                    issue_local_id TEXT NOT NULL REFERENCES issues(local_id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('status', 'handler')),
+                    body TEXT NOT NULL,
+                    sync_attempts INTEGER NOT NULL DEFAULT 0,
+                    last_attempt_at TEXT,
+                    sync_error TEXT,
+                    created_at TEXT NOT NULL,
+                    PRIMARY KEY (issue_local_id, kind)
+                )
+                """)
+        }
+    }
+}
+
+/// A status or handler change waiting for the server (the queued-edits stage sends it).
+public struct QueuedIssueEdit: Sendable, Hashable {
+    /// `status` or `handler`.
+    public enum Kind: String, Sendable, Hashable { case status, handler }
+    /// The issue's local id.
+    public var issueLocalID: String
+    /// Which endpoint: `PATCH /issues/<id>/status` or `/handler`.
+    public var kind: Kind
+    /// The PATCH body (literal snake_case keys, rule 65).
+    public var body: JSONValue
+    /// Counted tries.
+    public var attempts: Int
+    /// When it was last tried.
+    public var lastAttemptAt: Date?
+}
+
+/// All SQL of the issues feature (lint: SQL only in `*Store.swift`). Methods taking a `Database` run inside
+/// the caller's transaction; the others open their own. Everything returned is a value (rule 68).
+public final class IssueStore: Sendable {
+    /// The store.
+    public let queue: DatabaseQueue
+
+    /// A store over `queue` (migrated with ``IssuesSchema``).
+    public init(queue: DatabaseQueue) { self.queue = queue }
+
+    // MARK: Reads
+
+    /// One issue by local id, or `nil`.
+    /// - Throws: `DatabaseError`.
+    public func issue(_ db: Database, localID: String) throws -> Issue? {
+        try db.fetchOne("SELECT * FROM issues WHERE local_id = ?", [localID]).map(Self.issue)
+    }
+
+    /// One issue by server id, or `nil`.
+    /// - Throws: `DatabaseError`.
+    public func issue(_ db: Database, serverID: Int) throws -> Issue? {
+        try db.fetchOne("SELECT * FROM issues WHERE server_id = ?", [serverID]).map(Self.issue)
+    }
+
+    /// Every issue (not the ones still being assembled), newest first.
+    /// - Throws: `DatabaseError`.
+    public func all() throws -> [Issue] {
+        try queue.read { db in
+            try db.fetchAll("SELECT * FROM issues WHERE assembling = 0 ORDER BY created_at DESC, rowid DESC")
+                .map(Self.issue)
+        }
+    }
+
+    /// Issues waiting for the outbox (pending, fully assembled), oldest first.
+    /// - Throws: `DatabaseError`.
+    public func pendingSubmissions() throws -> [Issue] {
+        try queue.read { db in
+            try db.fetchAll(
+                "SELECT * FROM issues WHERE sync_status = 'pending' AND assembling = 0 ORDER BY created_at, rowid"
+            ).map(Self.issue)
+        }
+    }
+
+    /// The issues flagged in an inspection.
+    /// - Throws: `DatabaseError`.
+    public func issues(_ db: Database, inspectionLocalID: String) throws -> [Issue] {
+        try db.fetchAll(
+            "SELECT * FROM issues WHERE inspection_local_id = ? ORDER BY created_at, rowid",
+            [inspectionLocalID]
+        ).map(Self.issue)
+    }
+
+    // MARK: Writes
+
+    /// Inserts a new issue (`assembling` while its photos are being imported).
+    /// - Throws: `DatabaseError`.
+    public func insert(_ db: Database, _ i: Issue, assembling: Bool = false) throws {
+        try db.execute(
+            """
+            INSERT INTO issues (local_id, server_id, inspection_local_id, inspection_server_id, facility_id,
+                facility_name, area_id, area_name, severity, description, status, photo_local_paths,
+                photo_server_paths, photo_server_urls, result_photos, result_notes, verified_at, verification_note,
+                reported_by_name, assigned_to_name, handler_type, handler_label, facility_handler_name,
+                facility_handler_contact, facility_handler_notes, vendor_name, vendor_contact, vendor_notes,
+                server_created_at, server_updated_at, assembling, sync_status, sync_attempts, last_attempt_at,
+                sync_error, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                ?, ?, ?, ?)
+            """,
+            [
+                i.localID, i.serverID, i.inspectionLocalID, i.inspectionServerID, i.facilityID, i.facilityName,
+                i.areaID, i.areaName, i.severity, i.description, i.status, Self.text(i.photoLocalPaths),
+                Self.text(i.photoServerPaths), Self.text(i.photoServerURLs), Self.text(i.resultPhotos),
+                i.resultNotes, i.verifiedAt, i.verificationNote, i.reportedByName, i.assignedToName, i.handlerType,
+                i.handlerLabel, i.facilityHandlerName, i.facilityHandlerContact, i.facilityHandlerNotes,
+                i.vendorName, i.vendorContact, i.vendorNotes, i.serverCreatedAt, i.serverUpdatedAt, assembling,
+                i.syncStatus.rawValue, i.syncAttempts, i.lastAttemptAt, i.syncError, i.createdAt, i.updatedAt,
+            ])
+    }
+
+    /// Writes the server's fields onto an issue (a pull or a PATCH reply): everything the server sends is
+    /// kept; evidence = `photo_path` + `mobile_photo_paths` (rule 33). `keepStatus`/`keepHandler` leave the
+    /// local mirror of a queued edit alone (a refresh never overwrites an edit still queued); `keepPhotos`
+    /// keeps the photo paths of an issue still being sent (its extra photos are not on the server yet).
+    /// - Throws: `DatabaseError`.
+    func applyServerFields(
+        _ db: Database, localID: String, _ s: APIIssue, keepStatus: Bool, keepHandler: Bool, keepPhotos: Bool,
+        at now: Date
+    ) throws {
+        var sets: [String] = [
+            "server_id = ?", "facility_name = coalesce(?, facility_name)", "area_name = coalesce(?, area_name)",
+            "result_photos = ?", "result_notes = ?",
+            "verified_at = ?", "verification_note = ?", "reported_by_name = ?", "assigned_to_name = ?",
+            "server_created_at = ?", "server_updated_at = ?", "updated_at = ?",
+        ]
+        var arguments: StatementArguments = [
+            s.id, s.facilityName, s.areaName, Self.text(s.resultPhotos ?? []), s.resultNotes, s.verifiedAt,
+            s.verificationNote, s.reportedByName, s.assignedToName, s.createdAt, s.updatedAt, now,
+        ]
+        if !keepPhotos {
+            sets += ["photo_server_paths = ?", "photo_server_urls = ?"]
+            arguments += [Self.text(s.evidencePaths), Self.text(s.photoUrls ?? [])]
+        }
+        if let facility = s.facilityId {
+            sets.append("facility_id = ?")
+            arguments.append(facility)
+        }
+        sets.append("area_id = ?")
+        arguments.append(s.areaId)
+        if let severity = s.severity {
+            sets.append("severity = ?")
+            arguments.append(severity)
+        }
+        if let description = s.description {
+            sets.append("description = ?")
+            arguments.append(description)
+        }
+        if let inspection = s.inspectionId {
+            sets.append("inspection_server_id = ?")
+            arguments.append(inspection)
+        }
+        if !keepStatus, let status = s.status {
+            sets.append("status = ?")
+            arguments.append(status)
+        }
+        if !keepHandler {
+            sets += [
+                "handler_type = ?", "handler_label = ?", "facility_handler_name = ?", "facility_handler_contact = ?",
+                "facility_handler_notes = ?", "vendor_name = ?", "vendor_contact = ?", "vendor_notes = ?",
+            ]
+            for value in [
+                s.handlerType, s.handlerLabel, s.facilityHandlerName, s.facilityHandlerContact,
+                s.facilityHandlerNotes, s.vendorName, s.vendorContact, s.vendorNotes,
+            ] { arguments.append(value) }
+        }
+        arguments.append(localID)
+        try db.execute("UPDATE issues SET \(sets.joined(separator: ", ")) WHERE local_id = ?", arguments)
+    }
+
+    /// Appends a local photo file to an issue (in the photo's import transaction).
+    /// - Throws: `DatabaseError`.
+    func appendLocalPhoto(_ db: Database, localID: String, path: String) throws {
+        guard let issue = try issue(db, localID: localID) else { return }
+        try db.execute(
+            "UPDATE issues SET photo_local_paths = ? WHERE local_id = ?",
+            [Self.text(issue.photoLocalPaths + [path]), localID])
+    }
+
+    /// Appends an uploaded photo's server path (idempotent: a path already there is not added twice).
+    /// - Throws: `DatabaseError`.
+    func appendServerPhoto(_ db: Database, localID: String, path: String, url: String?) throws {
+        guard let issue = try issue(db, localID: localID), !issue.photoServerPaths.contains(path) else { return }
+        var urls = issue.photoServerURLs
+        if urls.count == issue.photoServerPaths.count, let url { urls.append(url) }
+        try db.execute(
+            "UPDATE issues SET photo_server_paths = ?, photo_server_urls = ? WHERE local_id = ?",
+            [Self.text(issue.photoServerPaths + [path]), Self.text(urls), localID])
+    }
+
+    /// The issue's photos are all imported: it joins the outbox.
+    /// - Throws: `DatabaseError`.
+    func finishAssembling(_ db: Database, localID: String) throws {
+        try db.execute("UPDATE issues SET assembling = 0 WHERE local_id = ?", [localID])
+    }
+
+    /// Sets the local status mirror.
+    /// - Throws: `DatabaseError`.
+    func setStatus(_ db: Database, localID: String, status: String, at now: Date) throws {
+        try db.execute("UPDATE issues SET status = ?, updated_at = ? WHERE local_id = ?", [status, now, localID])
+    }
+
+    /// Sets the local handler mirror.
+    /// - Throws: `DatabaseError`.
+    func setHandler(_ db: Database, localID: String, _ h: IssueHandlerUpdate, at now: Date) throws {
+        let facility = h.type == "facility", vendor = h.type == "vendor"
+        try db.execute(
+            """
+            UPDATE issues SET handler_type = ?, handler_label = ?, facility_handler_name = ?,
+                facility_handler_contact = ?, facility_handler_notes = ?, vendor_name = ?, vendor_contact = ?,
+                vendor_notes = ?, updated_at = ?
+            WHERE local_id = ?
+            """,
+            [
+                h.type, h.label, facility ? h.name : nil, facility ? h.contact : nil, facility ? h.notes : nil,
+                vendor ? h.name : nil, vendor ? h.contact : nil, vendor ? h.notes : nil, now, localID,
+            ])
+    }
+
+    /// Records the server id after the POST (the issue stays pending until its extra photos are sent).
+    /// - Throws: `DatabaseError`.
+    func markCreated(localID: String, serverID: Int, inspectionServerID: Int?, at now: Date) throws {
+        try queue.write { db in
+            try db.execute(
+                """
+                UPDATE issues SET server_id = ?, inspection_server_id = coalesce(?, inspection_server_id),
+                    last_attempt_at = ?, updated_at = ?
+                WHERE local_id = ?
+                """, [serverID, inspectionServerID, now, now, localID])
+        }
+    }
+
+    /// Marks an issue synced and clears its local photo paths (rule 43).
+    /// - Throws: `DatabaseError`.
+    func markSynced(localID: String, at now: Date) throws {
+        try queue.write { db in
+            try db.execute(
+                """
+                UPDATE issues SET sync_status = 'synced', photo_local_paths = '[]', sync_error = NULL,
+                    last_attempt_at = ?, updated_at = ?
+                WHERE local_id = ?
+                """, [now, now, localID])
+        }
+    }
+
+    /// A transient failure: stays pending with `attempts` counted tries and the reason.
+    /// - Throws: `DatabaseError`.
+    func markAttempt(localID: String, attempts: Int, reason: String, at now: Date) throws {
+        try queue.write { db in
+            try db.execute(
+                "UPDATE issues SET sync_attempts = ?, sync_error = ?, last_attempt_at = ?, updated_at = ? "
+                    + "WHERE local_id = ?", [attempts, reason, now, now, localID])
+        }
+    }
+
+    /// Fails an issue for good with the reason (never deleted because of an error).
+    /// - Throws: `DatabaseError`.
+    func markFailed(localID: String, reason: String, at now: Date) throws {
+        try queue.write { db in
+            try db.execute(
+                "UPDATE issues SET sync_status = 'failed', sync_error = ?, last_attempt_at = ?, updated_at = ? "
+                    + "WHERE local_id = ?", [reason, now, now, localID])
+        }
+    }
+
+    /// Puts a failed issue back in the outbox with its tries reset.
+    /// - Returns: whether a failed issue was found.
+    /// - Throws: `DatabaseError`.
+    func retryFailed(localID: String, at now: Date) throws -> Bool {
+        try queue.write { db in
+            try db.execute(
+                """
+                UPDATE issues SET sync_status = 'pending', sync_attempts = 0, sync_error = NULL,
+                    last_attempt_at = NULL, updated_at = ?
+                WHERE local_id = ? AND sync_status = 'failed'
+                """, [now, localID])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Deletes one issue (its queued edits go with it).
+    /// - Throws: `DatabaseError`.
+    func delete(_ db: Database, localID: String) throws {
+        try db.execute("DELETE FROM issues WHERE local_id = ?", [localID])
+    }
+
+    /// Deletes issues still being assembled that were left behind (a crash during `issue new`), older
+    /// than `before`.
+    /// - Returns: their local ids.
+    /// - Throws: `DatabaseError`.
+    func deleteAbandoned(_ db: Database, before: Date) throws -> [String] {
+        let ids: [String] = try db.fetchAll(
+            "SELECT local_id FROM issues WHERE assembling = 1 AND created_at < ?", [before]
+        ).compactMap { $0["local_id"] }
+        for id in ids { try delete(db, localID: id) }
+        return ids
+    }
+
+    // MARK: Pull
+
+    /// Server ids of every server-pulled issue (rule 31: synced AND `inspection_local_id = ''`).
+    /// - Throws: `DatabaseError`.
+    func serverPulledIDs(_ db: Database) throws -> [(localID: String, serverID: Int)] {
+        try db.fetchAll(
+            "SELECT local_id, server_id FROM issues WHERE sync_status = 'synced' AND inspection_local_id = '' "
+                + "AND server_id IS NOT NULL"
+        ).compactMap { row in
+            guard let local: String = row["local_id"], let server: Int = row["server_id"] else { return nil }
+            return (local, server)
+        }
+    }
+
+    /// Deletes every issue with a server id (rule 42), with its queued edits.
+    /// - Returns: the deleted local ids.
+    /// - Throws: `DatabaseError`.
+    func deleteServerKnown() throws -> [String] {
+        try queue.write { db in
+            let ids: [String] = try db.fetchAll("SELECT local_id FROM issues WHERE server_id IS NOT NULL")
+                .compactMap { $0["local_id"] }
+            try db.execute("DELETE FROM issues WHERE server_id IS NOT NULL")
+            return ids
+        }
+    }
+
+    // MARK: Queued edits
+
+    /// Queues (or replaces) an edit of `kind` for the issue.
+    /// - Throws: `DatabaseError`.
+    func queueEdit(_ db: Database, localID: String, kind: QueuedIssueEdit.Kind, body: JSONValue, at now: Date)
+        throws
+    {
+        try db.execute(
+            """
+            INSERT INTO issue_edits (issue_local_id, kind, body, created_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (issue_local_id, kind) DO UPDATE SET body = excluded.body, sync_attempts = 0,
+                last_attempt_at = NULL, sync_error = NULL, created_at = excluded.created_at
+            """, [localID, kind.rawValue, body.jsonString(), now])
+    }
+
+    /// Every queued edit, oldest first.
+    /// - Throws: `DatabaseError`.
+    public func queuedEdits() throws -> [QueuedIssueEdit] {
+        try queue.read { db in try queuedEdits(db) }
+    }
+
+    func queuedEdits(_ db: Database, localID: String? = nil) throws -> [QueuedIssueEdit] {
+        let filter = localID == nil ? "" : " WHERE issue_local_id = ?"
+        let arguments: StatementArguments = localID.map { [$0] } ?? []
+        return try db.fetchAll(
+            "SELECT * FROM issue_edits\(filter) ORDER BY created_at, rowid", arguments
+        ).compactMap { row in
+            guard let id: String = row["issue_local_id"], let kindText: String = row["kind"],
+                let kind = QueuedIssueEdit.Kind(rawValue: kindText), let text: String = row["body"],
+                let body = try? JSONValue.parse(text)
+            else { return nil }
+            return QueuedIssueEdit(
+                issueLocalID: id, kind: kind, body: body, attempts: row["sync_attempts"] ?? 0,
+                lastAttemptAt: row["last_attempt_at"])
+        }
+    }
+
+    /// Removes a queued edit (sent, or refused for good).
+    /// - Throws: `DatabaseError`.
+    func dequeueEdit(_ db: Database, localID: String, kind: QueuedIssueEdit.Kind) throws {
+        try db.execute("DELETE FROM issue_edits WHERE issue_local_id = ? AND kind = ?", [localID, kind.rawValue])
+    }
+
+    /// Records a transient failure of a queued edit.
+    /// - Throws: `DatabaseError`.
+    func deferEdit(localID: String, kind: QueuedIssueEdit.Kind, attempts: Int, reason: String, at now: Date) throws {
+        try queue.write { db in
+            try db.execute(
+                "UPDATE issue_edits SET sync_attempts = ?, sync_error = ?, last_attempt_at = ? "
+                    + "WHERE issue_local_id = ? AND kind = ?", [attempts, reason, now, localID, kind.rawValue])
+        }
+    }
+
+    /// Records a sentence on the issue (a refused queued edit).
+    /// - Throws: `DatabaseError`.
+    func setError(_ db: Database, localID: String, _ message: String?) throws {
+        try db.execute("UPDATE issues SET sync_error = ? WHERE local_id = ?", [message, localID])
+    }
+
+    // MARK: Outbox report
+
+    /// Issues not yet synced and not failed (SHELL.md `status`).
+    /// - Throws: `DatabaseError`.
+    public func pendingCount() throws -> Int {
+        try queue.read { db in
+            try db.scalar("SELECT count(*) FROM issues WHERE sync_status = 'pending' AND assembling = 0") ?? 0
+        }
+    }
+
+    /// Failed issues, oldest first.
+    /// - Throws: `DatabaseError`.
+    public func failed() throws -> [FailedOutboxItem] {
+        try queue.read { db in
+            try db.fetchAll(
+                "SELECT local_id, sync_error FROM issues WHERE sync_status = 'failed' ORDER BY updated_at, local_id"
+            ).map {
+                FailedOutboxItem(
+                    kind: "issue", localID: $0["local_id"] ?? "",
+                    reason: $0["sync_error"] ?? "The server refused it.")
+            }
+        }
+    }
+
+    /// The facility ids of issues not yet synced (seed 001 §8.4: they keep a pruned facility, inactive).
+    /// - Throws: `DatabaseError`.
+    public func facilityIDsReferencedByUnsyncedWork(db: Database) throws -> Set<Int> {
+        Set(
+            try db.fetchAll("SELECT DISTINCT facility_id FROM issues WHERE sync_status <> 'synced'")
+                .compactMap { $0["facility_id"] as Int? })
+    }
+
+    // MARK: Decoding
+
+    static func text(_ list: [String]) -> String { JSONValue.array(list.map(JSONValue.string)).jsonString() }
+
+    static func list(_ text: String?) -> [String] {
+        guard let text, let parsed = try? JSONValue.parse(text) else { return [] }
+        return parsed.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    static func issue(_ row: Row) -> Issue {
+        let created: Date = row["created_at"] ?? Date(timeIntervalSince1970: 0)
+        return Issue(
+            localID: row["local_id"] ?? "", serverID: row["server_id"],
+            inspectionLocalID: row["inspection_local_id"] ?? "", inspectionServerID: row["inspection_server_id"],
+            facilityID: row["facility_id"] ?? 0, facilityName: row["facility_name"], areaID: row["area_id"],
+            areaName: row["area_name"], severity: row["severity"] ?? "", description: row["description"] ?? "",
+            status: row["status"] ?? "open", photoLocalPaths: list(row["photo_local_paths"]),
+            photoServerPaths: list(row["photo_server_paths"]), photoServerURLs: list(row["photo_server_urls"]),
+            resultPhotos: list(row["result_photos"]), resultNotes: row["result_notes"],
+            verifiedAt: row["verified_at"], verificationNote: row["verification_note"],
+            reportedByName: row["reported_by_name"], assignedToName: row["assigned_to_name"],
+            handlerType: row["handler_type"], handlerLabel: row["handler_label"],
+            facilityHandlerName: row["facility_handler_name"], facilityHandlerContact: row["facility_handler_contact"],
+            facilityHandlerNotes: row["facility_handler_notes"], vendorName: row["vendor_name"],
+            vendorContact: row["vendor_contact"], vendorNotes: row["vendor_notes"],
+            serverCreatedAt: row["server_created_at"], serverUpdatedAt: row["server_updated_at"],
+            syncStatus: SyncStatus(rawValue: row["sync_status"] ?? "") ?? .pending,
+            syncAttempts: row["sync_attempts"] ?? 0, lastAttemptAt: row["last_attempt_at"],
+            syncError: row["sync_error"], createdAt: created, updatedAt: row["updated_at"] ?? created)
+    }
+}
