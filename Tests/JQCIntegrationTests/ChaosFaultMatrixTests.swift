@@ -18,7 +18,7 @@ struct ChaosFaultMatrixTests {
 
     /// One endpoint per stage (the method is given where the path is shared by a push and a pull).
     static let endpoints: [(method: String?, path: String)] = [
-        ("POST", "/api/v1/inspections"), (nil, "/api/v1/facilities"), (nil, "/api/v1/areas"), (nil, "/api/v1/templates"),
+        ("POST", "/api/v1/inspections"), ("POST", "/api/v1/issues"), (nil, "/api/v1/facilities"), (nil, "/api/v1/areas"), (nil, "/api/v1/templates"),
         (nil, "/api/v1/notifications"), (nil, "/api/v1/dashboard/stats"), ("GET", "/api/v1/inspections"),
         (nil, "/api/v1/scheduled-inspections"), (nil, "/api/v1/issues"), (nil, "/api/v1/photos/upload"),
     ]
@@ -40,6 +40,9 @@ struct ChaosFaultMatrixTests {
         let inspection = try world.app.inspections.start(StartRequest(templateID: 3, facilityID: 11, areaID: 111))
         _ = try world.app.inspections.answer(localID: inspection.localID, fieldID: "2", arguments: ["4"])
         _ = try world.app.inspections.submit(localID: inspection.localID)
+        let photo = try jpeg(in: world.clientDirectory.url, "evidence.jpg", seed: 3)
+        let issue = try world.app.issues.flag(inspectionLocalID: inspection.localID, severity: "high",
+                                              description: "Broken tile", photoFiles: [photo])
 
         var fault = mode.objectValue ?? [:]
         fault["path_prefix"] = .string(path)
@@ -55,16 +58,29 @@ struct ChaosFaultMatrixTests {
         let status = try world.app.outboxStatus()
         let onServer = (try world.adminState()["inspections"]?.arrayValue ?? [])
             .filter { $0["local_id"] == .string(inspection.localID) }.count
-        let poison = mode["status"] == 422 && path == "/api/v1/inspections" && method == "POST"
-        if poison {
+        let issues = (try world.adminState()["issues"]?.arrayValue ?? []).filter { $0["local_id"] == .string(issue.localID) }
+        let refused = mode["status"] == 422  // a poison answer: the item it hits is failed at once, the rest lands
+        if refused && path == "/api/v1/issues" && method != "GET" {
+            #expect(status.failed.map(\.localID) == [issue.localID], "\(label)")
+            #expect(status.failed.first?.reason.isEmpty == false)
+            #expect(issues.isEmpty && onServer == 1, "\(label)")
+        } else if refused && path == "/api/v1/photos/upload" {
+            // The refused photo is failed; it holds its issue until the inspector retries or discards it.
+            #expect(status.failed.map(\.kind) == ["photo"], "\(label)")
+            #expect(status.pending["issues"] == 1 && issues.isEmpty && onServer == 1, "\(label)")
+        } else if refused && path == "/api/v1/inspections" && method == "POST" {
             // A refused item is failed at once with the server's sentence, never retried, never lost.
-            #expect(status.failed.map(\.localID) == [inspection.localID])
+            // Its issue is failed too, with a clear reason (rule 11: never an orphan on the server).
+            #expect(Set(status.failed.map(\.localID)) == [inspection.localID, issue.localID])
+            #expect(issues.isEmpty)
             #expect(status.failed.first?.reason.isEmpty == false)
             #expect(onServer == 0)
         } else {
             #expect(status.pending["inspections"] == 0, "\(label): \(status)")
             #expect(status.failed.isEmpty, "\(label): \(status.failed)")
             #expect(onServer == 1, "\(label): \(onServer) server records")
+            #expect(issues.count == 1, "\(label): \(issues.count) server issues")
+            #expect(issues.first?["photo_path"]?.stringValue?.hasPrefix("uploads/") == true, "\(label)")
         }
         #expect(try world.app.inspections.inspection(localID: inspection.localID).status == .completed)
     }

@@ -8,17 +8,6 @@ import JQCNetwork
 import JQCSync
 import Testing
 
-/// Writes a generated JPEG into `directory` and returns it.
-private func jpeg(in directory: URL, _ name: String, seed: Int) throws -> URL {
-    let width = 64, height = 48
-    var pixels = [UInt8](repeating: 0, count: width * height * 3)
-    for index in pixels.indices { pixels[index] = UInt8(truncatingIfNeeded: index &* 7 &+ seed &* 31) }
-    let url = directory.appendingPathComponent(name)
-    try JPEGCodec.encode(try PixelImage(width: width, height: height, channels: 3, pixels: pixels), quality: 90)
-        .write(to: url)
-    return url
-}
-
 @Suite("Issues and inspection photos against the dev server (issue 8)")
 struct IssuesIntegrationTests {
     @Test("an issue with three photos taken offline lands, once online, with photo_path and two mobile_photo_paths")

@@ -66,3 +66,16 @@ final class TestApp: @unchecked Sendable {  // because: immutable after init; th
 
     deinit { server.stop() }
 }
+
+import JQCJPEG
+
+/// Writes a generated 64 × 48 JPEG (a pattern that depends on `seed`) into `directory` and returns it.
+func jpeg(in directory: URL, _ name: String, seed: Int) throws -> URL {
+    let width = 64, height = 48
+    var pixels = [UInt8](repeating: 0, count: width * height * 3)
+    for index in pixels.indices { pixels[index] = UInt8(truncatingIfNeeded: index &* 7 &+ seed &* 31) }
+    let url = directory.appendingPathComponent(name)
+    try JPEGCodec.encode(try PixelImage(width: width, height: height, channels: 3, pixels: pixels), quality: 90)
+        .write(to: url)
+    return url
+}
