@@ -7,6 +7,7 @@ enum AllCommands {
             + FacilitiesCommands.commands
             + InspectionCommands.commands
             + NotificationCommands.commands
+            + ScheduleCommands.commands
             + OfflineToolCommands.commands
     )
 }
