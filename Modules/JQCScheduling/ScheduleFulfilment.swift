@@ -50,13 +50,25 @@ public struct ScheduleFulfilmentHook: InspectionSubmitHook {
     /// The schedule a submission without a schedule fulfils, or `nil` (rule 69's matching rules).
     /// - Throws: `DatabaseError`.
     public func resolve(_ inspection: Inspection, db: Database) throws -> ScheduledInspection? {
-        guard inspection.scheduledInspectionServerID == nil,
-            inspection.parentInspectionLocalID == nil, inspection.parentInspectionServerID == nil
-        else { return nil }
-        guard let today = try serverToday() ?? store.lastServerToday(db) else { return nil }
-        let user = currentUserID()
-        return try store.dueSchedules(
-            db, facilityID: inspection.facilityID, templateID: inspection.templateID, dueOnOrBefore: today
-        ).first { $0.inspectorID == nil || $0.inspectorID == user }
+        guard inspection.scheduledInspectionServerID == nil else { return nil }
+        let today = try serverToday() ?? store.lastServerToday(db)
+        return Self.match(
+            try store.visible(db), facilityID: inspection.facilityID, templateID: inspection.templateID,
+            isReinspection: inspection.parentInspectionLocalID != nil || inspection.parentInspectionServerID != nil,
+            today: today, userID: currentUserID())
+    }
+
+    /// Rule 69's match, on values: the visible schedule of the same facility and template, due on or before
+    /// `today`, assigned to nobody or to `userID`, earliest due first (then lowest id); never for a
+    /// re-inspection; `nil` when `today` is unknown (seed 003: no guessing with the device's clock).
+    public static func match(
+        _ schedules: [ScheduledInspection], facilityID: Int, templateID: Int, isReinspection: Bool,
+        today: CalendarDay?, userID: Int?
+    ) -> ScheduledInspection? {
+        guard !isReinspection, let today else { return nil }
+        return schedules.filter { schedule in
+            !schedule.fulfilledLocally && schedule.facilityID == facilityID && schedule.templateID == templateID
+                && schedule.dueDate <= today && (schedule.inspectorID == nil || schedule.inspectorID == userID)
+        }.min { ($0.dueDate, $0.serverID) < ($1.dueDate, $1.serverID) }
     }
 }

@@ -141,19 +141,11 @@ public final class SchedulingStore: Sendable {
         try db.fetchOne("SELECT * FROM scheduled_inspections WHERE server_id = ?", [serverID]).map(Self.schedule)
     }
 
-    /// Visible schedules of a facility and template due on or before `dueOnOrBefore`, earliest first (rule
-    /// 69's candidates, before the assignee filter).
+    /// The visible schedules, in the caller's transaction (rule 69's candidates).
     /// - Throws: `DatabaseError`.
-    public func dueSchedules(_ db: Database, facilityID: Int, templateID: Int, dueOnOrBefore day: CalendarDay) throws
-        -> [ScheduledInspection]
-    {
-        try db.fetchAll(
-            """
-            SELECT * FROM scheduled_inspections
-            WHERE facility_id = ? AND template_id = ? AND due_date <= ? AND fulfilled_locally = 0
-            ORDER BY due_date, server_id
-            """, [facilityID, templateID, day.text]
-        ).map(Self.schedule)
+    public func visible(_ db: Database) throws -> [ScheduledInspection] {
+        try db.fetchAll("SELECT * FROM scheduled_inspections WHERE fulfilled_locally = 0 ORDER BY due_date, server_id")
+            .map(Self.schedule)
     }
 
     /// The visible follow-up schedules planned for a parent inspection, earliest first.
