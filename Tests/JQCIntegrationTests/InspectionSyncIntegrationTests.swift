@@ -173,7 +173,9 @@ struct InspectionCompositionTests {
     @Test("stages are registered in the seed's order and status counts completed inspections only")
     func stagesAndStatus() async throws {
         let world = try TestApp()
-        #expect(await world.app.sync.stageNames == ["photos", "inspections", "reference", "notifications", "dashboard"])
+        #expect(
+            await world.app.sync.stageNames
+                == ["photos", "inspections", "reference", "follow-ups", "scheduled", "notifications", "dashboard"])
         try await world.ready()
         _ = try world.app.inspections.start(StartRequest(templateID: 3, facilityID: 11))
         _ = try world.submitted()
