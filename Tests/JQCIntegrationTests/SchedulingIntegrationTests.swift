@@ -29,7 +29,8 @@ private let seedToday = CalendarDay("2026-07-14")!
 
 @Suite("Scheduled inspections and follow-ups against the dev server (issue 9)")
 struct SchedulingIntegrationTests {
-    @Test("rule 71: a daily schedule completed from its row is hidden at once and shows its rolled-forward date after the next pull")
+    @Test(
+        "rule 71: a daily schedule done from its row hides at once, then shows its rolled-forward date after a pull")
     func dailyScheduleRollsForward() async throws {
         let world = try TestApp(today: seedToday)
         try await world.readyWithToday()
@@ -49,7 +50,8 @@ struct SchedulingIntegrationTests {
         #expect(try world.serverRecords(draft.localID).first?["scheduled_inspection_id"] == 901)
     }
 
-    @Test("a start --template/--facility inspection fulfils the matching overdue one-time schedule: hidden at once, inactive on the server after sync")
+    @Test(
+        "a hand-picked start fulfils the overdue one-time schedule: hidden at once, inactive on the server after sync")
     func handPickedStartFulfilsOverdueSchedule() async throws {
         let world = try TestApp(today: seedToday)
         try await world.readyWithToday()
@@ -66,7 +68,8 @@ struct SchedulingIntegrationTests {
         #expect(try world.app.scheduling.store.schedule(serverID: 902) == nil)
     }
 
-    @Test("a follow-up re-inspection is prefilled from the snapshot with rating, pass_fail, image and signature blank, and clears the parent on the server")
+    @Test(
+        "a follow-up re-inspection: prefilled from the snapshot (scored types, image, signature blank); parent cleared")
     func followUpPrefilledAndCleared() async throws {
         let world = try TestApp(today: seedToday)
         try await world.readyWithToday()
@@ -122,7 +125,8 @@ struct SchedulingIntegrationTests {
         #expect(cached.first?.instructions == "Bring mats")
         try await world.app.connectivity.setForcedOffline(true)
         await #expect(throws: SchedulingError.self) {
-            _ = try await world.app.scheduling.scheduleFollowUp(parentServerID: 501, dueDate: CalendarDay("2026-07-30")!)
+            _ = try await world.app.scheduling.scheduleFollowUp(
+                parentServerID: 501, dueDate: CalendarDay("2026-07-30")!)
         }
         try await world.app.connectivity.setForcedOffline(false)
         #expect(try world.serverSchedule(first.serverID.int64)?["due_date"] == "2026-07-22")

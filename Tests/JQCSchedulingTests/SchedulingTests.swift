@@ -45,7 +45,8 @@ func scheduleJSON(
 ) -> JSONValue {
     [
         "id": .int(id), "facility_id": .int(facility), "facility_name": "Main Courthouse",
-        "template_id": .int(template), "template_name": "Restroom QC", "inspector_id": inspector.map { .int($0) } ?? nil,
+        "template_id": .int(template), "template_name": "Restroom QC",
+        "inspector_id": inspector.map { .int($0) } ?? nil,
         "frequency": .string(frequency), "frequency_label": "Daily", "due_date": .string(due),
         "next_due_date": nil, "is_overdue": .bool(overdue), "notes": notes.map { .string($0) } ?? nil,
         "parent_inspection_id": parent.map { .int($0) } ?? nil,

@@ -44,7 +44,8 @@ struct ScheduleCommandsTests {
         #expect(item["note"] == "Re-check floors after the noon clean")
     }
 
-    @Test("start --follow-up links the parent and the planned schedule and prefills; start --schedule links the schedule")
+    @Test(
+        "start --follow-up links parent and planned schedule, prefilled; start --schedule links the schedule")
     func linkedStarts() throws {
         let result = try ShellHarness().run([
             "--json", "-c", "\(signIn); start --follow-up 501; start --schedule 901 --area 112",

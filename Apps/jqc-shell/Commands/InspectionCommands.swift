@@ -85,7 +85,8 @@ enum InspectionCommands {
         summary: "Start a new draft and make it current; prints its local id.",
         help: "The template and facility must be active ones on this device ('templates', 'facilities');\n"
             + "the area must belong to the facility ('areas FACILITY_ID').\n"
-            + "--schedule ID starts a row of 'scheduled' (its template and facility, linked so the server fulfils it);\n"
+            + "--schedule ID starts a row of 'scheduled' (its template and facility, linked so the server\n"
+            + "fulfils it);\n"
             + "--follow-up PARENT_ID re-inspects a parent (server id from 'follow-ups', or a local completed\n"
             + "inspection's id), prefilled from the parent's answers; --area may still narrow either.\n"
             + "Example: start --template 3 --facility 11 --area 111"

@@ -61,7 +61,8 @@ enum ScheduleCommands {
             do { request = try engine.app.followUps.start(parent: parent ?? "", areaID: area) } catch {
                 throw ShellError.failed("\(error)")
             }
-            notes.append("Re-inspection of \(parent ?? ""): \(request.initialAnswers.count) answers prefilled from the parent.")
+            notes.append(
+                "Re-inspection of \(parent ?? ""): \(request.initialAnswers.count) answers prefilled from the parent.")
             if let planned = request.scheduledInspectionServerID {
                 notes.append("The planned follow-up schedule \(planned) is linked to this draft.")
             }
@@ -118,7 +119,8 @@ enum ScheduleCommands {
         let list: [FollowUpRequest]
         do { list = try service.followUps() } catch { throw ShellError.failed("\(error)") }
         var lines = list.map { item in
-            "\(item.serverID)  \(item.inspectionDate ?? "—")  \(item.templateName ?? "template \(item.templateID)") — "
+            "\(item.serverID)  \(item.inspectionDate ?? "—")  "
+                + "\(item.templateName ?? "template \(item.templateID)") — "
                 + "\(item.facilityName ?? "facility \(item.facilityID)")" + (item.note.map { "  — \($0)" } ?? "")
         }
         if list.isEmpty { lines = ["No follow-ups requested (run 'sync' to refresh)."] }
