@@ -9,6 +9,7 @@ import JQCStorage
 import JQCSync
 import JQCTestSupport
 import Testing
+
 @testable import JQCFollowUps
 
 let restroomSchema: JSONValue = [
@@ -63,16 +64,18 @@ struct FollowUpWorld {
                 facilities: [Facility(id: 11, name: "Main Courthouse", projectID: 1, projectName: "County")],
                 areas: [Area(id: 111, facilityID: 11, name: "Restrooms")],
                 templates: [
-                    InspectionTemplate(id: 3, name: "Restroom QC", formSchema: restroomSchema,
-                                       schemaHash: FormSchema(json: restroomSchema).hash)
+                    InspectionTemplate(
+                        id: 3, name: "Restroom QC", formSchema: restroomSchema,
+                        schemaHash: FormSchema(json: restroomSchema).hash)
                 ]), now: clock.now, referencedFacilityIDs: { _ in [] })
     }
 
     /// One pass of the `follow-ups` stage against `reply` (the list's `inspections`).
     @discardableResult
     func pull(_ reply: [JSONValue]) async throws -> StageReport {
-        transport.route(.get, path: FollowUpService.listPath,
-                        [.ok(["inspections": .array(reply), "total": .int(Int64(reply.count))])])
+        transport.route(
+            .get, path: FollowUpService.listPath,
+            [.ok(["inspections": .array(reply), "total": .int(Int64(reply.count))])])
         return try await FollowUpsPullStage(service: service).run(
             SyncPass(isExplicit: true, clock: clock, classify: SyncFailure.classify))
     }
@@ -150,7 +153,10 @@ struct FollowUpsTests {
         #expect(request.parentInspectionLocalID == local.localID)
         #expect(request.initialAnswers == ["5": "local comment"])
         let shell = try world.service.prefiller.prefill(
-            local: Inspection?.some({ var empty = local; empty.formData = [:]; return empty }()),
+            local: Inspection?.some(
+                {
+                    var empty = local; empty.formData = [:]; return empty
+                }()),
             parentServerID: 501, templateID: 3)
         #expect(shell.answers == ["5": "Floor wet near sinks", "7": ["a", "c"]])
     }
@@ -168,8 +174,11 @@ struct FollowUpsTests {
         let world = try FollowUpWorld()
         try await world.pull([parentJSON(501, formData: parentAnswers)])
         try world.schedules.apply(
-            [ScheduledInspection(serverID: 904, facilityID: 11, templateID: 3, dueDate: CalendarDay("2026-07-15")!,
-                                 parentInspectionID: 501)], serverToday: nil)
+            [
+                ScheduledInspection(
+                    serverID: 904, facilityID: 11, templateID: 3, dueDate: CalendarDay("2026-07-15")!,
+                    parentInspectionID: 501)
+            ], serverToday: nil)
         #expect(try world.service.start(parent: "501").scheduledInspectionServerID == 904)
     }
 
@@ -188,10 +197,12 @@ struct FollowUpsTests {
     @Test("an unknown parent is refused with a sentence naming the follow-ups list")
     func unknownParent() throws {
         let world = try FollowUpWorld()
-        #expect(throws: FollowUpsError(
-            .notFound,
-            "There is no follow-up request or completed inspection 999 on this device; "
-                + "run 'sync' and pick one from 'follow-ups'.")) { try world.service.start(parent: "999") }
+        #expect(
+            throws: FollowUpsError(
+                .notFound,
+                "There is no follow-up request or completed inspection 999 on this device; "
+                    + "run 'sync' and pick one from 'follow-ups'.")
+        ) { try world.service.start(parent: "999") }
     }
 
     @Test("a reply cut at the limit deletes nothing")

@@ -78,9 +78,10 @@ struct SchedulingIntegrationTests {
         #expect(request.scheduledInspectionServerID == 904)  // the planned follow-up is linked too
         let draft = try world.app.inspections.start(request)
         #expect(draft.parentInspectionServerID == 501)
-        #expect(draft.formData == [
-            "6": "true", "7": "Poor", "8": "Men", "10": "Floor wet near sinks", "13": "2026-07-10", "14": "J. Park",
-        ])
+        #expect(
+            draft.formData == [
+                "6": "true", "7": "Poor", "8": "Men", "10": "Floor wet near sinks", "13": "2026-07-10", "14": "J. Park",
+            ])
         try world.app.inspections.answer(localID: draft.localID, fieldID: "2", arguments: ["5"])
         _ = try world.app.inspections.submit(localID: draft.localID)
         #expect(try world.app.followUps.followUps().isEmpty)
@@ -130,6 +131,19 @@ struct SchedulingIntegrationTests {
         }
         try await world.app.connectivity.setForcedOffline(false)
         #expect(try world.serverSchedule(first.serverID.int64)?["due_date"] == "2026-07-22")
+    }
+
+    @Test("rule 42: logout's clearing empties the schedule and follow-up caches and keeps local inspections")
+    func clearServerPulledData() async throws {
+        let world = try TestApp(today: seedToday)
+        try await world.readyWithToday()
+        let draft = try world.app.inspections.start(try world.app.followUps.start(parent: "501"))
+        #expect(try world.app.scheduling.scheduled().count == 4)
+        try world.app.clearServerPulledData()
+        #expect(try world.app.scheduling.store.all(visibleOnly: false).isEmpty)
+        #expect(try world.app.followUps.store.all(visibleOnly: false).isEmpty)
+        #expect(try world.app.scheduling.store.lastServerToday() == nil)
+        #expect(try world.app.inspections.inspection(localID: draft.localID).parentInspectionServerID == 501)
     }
 }
 

@@ -5,6 +5,7 @@ import JQCStorage
 import JQCSync
 import JQCTestSupport
 import Testing
+
 @testable import JQCScheduling
 
 /// A migrated temporary store, a scripted transport and a service over them, signed in as alex (id 7).
@@ -102,16 +103,20 @@ struct SchedulingCacheTests {
         let world = try SchedulingWorld()
         _ = try await world.pull([scheduleJSON(904, due: "2026-07-15", inspector: nil, notes: "x", parent: 501)])
         let row = try #require(try world.store.schedule(serverID: 904))
-        #expect(row == ScheduledInspection(
-            serverID: 904, facilityID: 11, facilityName: "Main Courthouse", templateID: 3, templateName: "Restroom QC",
-            inspectorID: nil, frequency: "once", frequencyLabel: "Daily", dueDate: day("2026-07-15"),
-            nextDueDate: nil, serverSaysOverdue: false, notes: "x", parentInspectionID: 501))
+        #expect(
+            row
+                == ScheduledInspection(
+                    serverID: 904, facilityID: 11, facilityName: "Main Courthouse", templateID: 3,
+                    templateName: "Restroom QC",
+                    inspectorID: nil, frequency: "once", frequencyLabel: "Daily", dueDate: day("2026-07-15"),
+                    nextDueDate: nil, serverSaysOverdue: false, notes: "x", parentInspectionID: 501))
     }
 
     @Test("overdue is judged against the server's today when known, else the server's is_overdue")
     func overdueAgainstServerToday() {
-        let row = ScheduledInspection(serverID: 1, facilityID: 11, templateID: 3, dueDate: day("2026-07-14"),
-                                      serverSaysOverdue: false)
+        let row = ScheduledInspection(
+            serverID: 1, facilityID: 11, templateID: 3, dueDate: day("2026-07-14"),
+            serverSaysOverdue: false)
         #expect(row.isOverdue(today: day("2026-07-14")) == false)
         #expect(row.isOverdue(today: day("2026-07-15")) == true)
         #expect(row.isOverdue(today: nil) == false)
@@ -125,10 +130,12 @@ struct SchedulingCacheTests {
         let world = try SchedulingWorld(serverToday: day("2026-07-14"))
         _ = try await world.pull([])
         #expect(try world.store.lastServerToday() == day("2026-07-14"))
-        let later = SchedulingService(store: world.store, api: APIClient(
-            config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: world.transport,
-            tokens: InMemoryTokenStore(), refusals: InMemoryUpdateRefusalMemory(),
-            identity: ClientIdentity(version: "test"), clock: world.clock), serverToday: { nil })
+        let later = SchedulingService(
+            store: world.store,
+            api: APIClient(
+                config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: world.transport,
+                tokens: InMemoryTokenStore(), refusals: InMemoryUpdateRefusalMemory(),
+                identity: ClientIdentity(version: "test"), clock: world.clock), serverToday: { nil })
         #expect(later.today == day("2026-07-14"))
     }
 
@@ -172,15 +179,17 @@ struct ScheduleMatchTests {
     func schedule(_ id: Int, due: String, facility: Int = 11, template: Int = 3, inspector: Int? = 7)
         -> ScheduledInspection
     {
-        ScheduledInspection(serverID: id, facilityID: facility, templateID: template, inspectorID: inspector,
-                            dueDate: day(due))
+        ScheduledInspection(
+            serverID: id, facilityID: facility, templateID: template, inspectorID: inspector,
+            dueDate: day(due))
     }
 
     func match(_ schedules: [ScheduledInspection], reinspection: Bool = false, today: CalendarDay?, user: Int? = 7)
         -> Int?
     {
-        ScheduleFulfilmentHook.match(schedules, facilityID: 11, templateID: 3, isReinspection: reinspection,
-                                     today: today, userID: user)?.serverID
+        ScheduleFulfilmentHook.match(
+            schedules, facilityID: 11, templateID: 3, isReinspection: reinspection,
+            today: today, userID: user)?.serverID
     }
 
     @Test("only schedules due on or before the server's today match")

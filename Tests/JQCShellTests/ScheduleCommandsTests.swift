@@ -14,14 +14,16 @@ struct ScheduleCommandsTests {
         let data = try #require(result.jsonLines.last?["data"])
         let items = try #require(data["scheduled"]?.arrayValue)
         #expect(items.map { $0["id"] } == [902, 901, 904, 903])
-        #expect(items.allSatisfy { item in
-            Set(item.objectValue?.keys.map { $0 } ?? []) == [
-                "id", "facility_id", "template_id", "due_date", "is_overdue", "frequency", "instructions",
-            ]
-        })
-        #expect(items.map { $0["instructions"] ?? .string("missing") } == [
-            JSONValue.null, "Check the 1st floor restrooms after the 7am clean.", "Follow-up on wet floors", .null,
-        ])
+        #expect(
+            items.allSatisfy { item in
+                Set(item.objectValue?.keys.map { $0 } ?? []) == [
+                    "id", "facility_id", "template_id", "due_date", "is_overdue", "frequency", "instructions",
+                ]
+            })
+        #expect(
+            items.map { $0["instructions"] ?? .string("missing") } == [
+                JSONValue.null, "Check the 1st floor restrooms after the 7am clean.", "Follow-up on wet floors", .null,
+            ])
         #expect(items.map { $0["frequency"] } == ["once", "daily", "once", "weekly"])
         #expect(items[0]["is_overdue"] == true)
         #expect(items[0]["facility_id"] == 21)
@@ -35,9 +37,10 @@ struct ScheduleCommandsTests {
         let items = try #require(result.jsonLines.last?["data"]?["follow_ups"]?.arrayValue)
         #expect(items.count == 1)
         let item = try #require(items.first)
-        #expect(Set(item.objectValue?.keys.map { $0 } ?? []) == [
-            "id", "facility_id", "template_id", "note", "inspection_date",
-        ])
+        #expect(
+            Set(item.objectValue?.keys.map { $0 } ?? []) == [
+                "id", "facility_id", "template_id", "note", "inspection_date",
+            ])
         #expect(item["id"] == 501)
         #expect(item["facility_id"] == 11)
         #expect(item["template_id"] == 3)
@@ -67,8 +70,9 @@ struct ScheduleCommandsTests {
         let offline = try harness.run(["--json", "-c", "\(signIn); offline; schedule-follow-up 501 2030-01-02"])
         #expect(offline.status == 1)
         #expect(offline.jsonLines.last?["ok"] == false)
-        #expect(offline.jsonLines.last?["error"]?.stringValue?.hasPrefix(
-            "Scheduling a follow-up needs the server and this device is offline; nothing was saved.") == true)
+        #expect(
+            offline.jsonLines.last?["error"]?.stringValue?.hasPrefix(
+                "Scheduling a follow-up needs the server and this device is offline; nothing was saved.") == true)
         let online = try harness.run([
             "--json", "-c",
             "online; schedule-follow-up 501 2030-01-02 \"Bring mats\"; schedule-follow-up 501 2030-01-03; scheduled",

@@ -89,7 +89,8 @@ enum ScheduleCommands {
         let today = scheduling.today
         var lines = list.map { item in
             let overdue = item.isOverdue(today: today) ? context.output.red(" OVERDUE") : ""
-            var line = "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(item.frequencyLabel ?? item.frequency)  "
+            var line =
+                "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(item.frequencyLabel ?? item.frequency)  "
                 + "\(item.templateName ?? "template \(item.templateID)") — "
                 + "\(item.facilityName ?? "facility \(item.facilityID)")"
             if let parent = item.parentInspectionID { line += "  (follow-up of \(parent))" }
