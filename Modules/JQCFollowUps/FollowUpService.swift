@@ -79,18 +79,34 @@ public final class FollowUpService: Sendable {
     /// - Throws: `APIError` (or `SyncStopError`) and `DatabaseError`.
     @discardableResult
     public func pull() async throws -> Int {
-        let reply = try await api.getJSON(
-            Self.listPath,
-            query: [
-                URLQueryItem(name: "follow_up_required", value: "true"),
-                URLQueryItem(name: "limit", value: String(Self.limit)),
-            ])
-        guard let items = reply["inspections"]?.arrayValue else {
-            throw APIError.undecodable("the follow-up reply has no 'inspections' list")
+        do {
+            let reply = try await api.getJSON(
+                Self.listPath,
+                query: [
+                    URLQueryItem(name: "follow_up_required", value: "true"),
+                    URLQueryItem(name: "limit", value: String(Self.limit)),
+                ])
+            guard let items = reply["inspections"]?.arrayValue else {
+                throw APIError.undecodable("the follow-up reply has no 'inspections' list")
+            }
+            let requests = items.compactMap(FollowUpRequest.init(json:))
+            try store.apply(requests, complete: items.count < Self.limit)
+            try store.recordRefresh(error: nil)
+            return requests.count
+        } catch {
+            try? store.recordRefresh(error: (error as? APIError)?.message ?? "\(error)")
+            throw error
         }
-        let requests = items.compactMap(FollowUpRequest.init(json:))
-        try store.apply(requests, complete: items.count < Self.limit)
-        return requests.count
+    }
+
+    /// ``followUps()`` with its phase (JQCKit `Loaded`), the last failure as the stale reason.
+    /// - Throws: ``FollowUpsError`` `storage`.
+    public func load() throws -> Loaded<[FollowUpRequest]> {
+        let rows = try followUps()
+        let state = try wrap { try store.refreshState() }
+        let phase = LoadPhase.of(
+            hasContent: !rows.isEmpty, isLoading: false, hasLoaded: state.attempted, failed: state.lastError != nil)
+        return Loaded(value: rows, phase: phase, staleReason: phase == .content ? state.lastError : nil)
     }
 
     /// The visible follow-up requests, as values.

@@ -26,6 +26,11 @@ public enum FollowUpsSchema {
                     inspection_date TEXT,
                     parent_form_data TEXT NOT NULL DEFAULT '{}',
                     fulfilled_locally INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE follow_up_state (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    refreshed INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT
                 )
                 """)
         }
@@ -107,6 +112,29 @@ public final class FollowUpStore: Sendable {
         }
     }
 
+    /// Records how the last pull ended (`error` = its sentence, or `nil` on success).
+    /// - Throws: `DatabaseError`.
+    public func recordRefresh(error: String?) throws {
+        try queue.write { db in
+            try db.execute(
+                """
+                INSERT INTO follow_up_state (id, refreshed, last_error) VALUES (1, 1, ?)
+                ON CONFLICT(id) DO UPDATE SET refreshed = 1, last_error = excluded.last_error
+                """, [error])
+        }
+    }
+
+    /// Whether a pull was ever attempted, and the last pull's failure sentence.
+    /// - Throws: `DatabaseError`.
+    public func refreshState() throws -> (attempted: Bool, lastError: String?) {
+        try queue.read { db in
+            guard let row = try db.fetchOne("SELECT refreshed, last_error FROM follow_up_state WHERE id = 1") else {
+                return (false, nil)
+            }
+            return (row["refreshed"] ?? false, row["last_error"])
+        }
+    }
+
     /// Hides a request locally (a re-inspection of it was submitted), in the caller's transaction.
     /// - Throws: `DatabaseError`.
     public func markFulfilledLocally(_ db: Database, serverID: Int) throws {
@@ -116,7 +144,10 @@ public final class FollowUpStore: Sendable {
     /// Erases every cached request (logout, server switch: rule 42 — all of them are server-pulled).
     /// - Throws: `DatabaseError`.
     public func clearCache() throws {
-        try queue.write { db in try db.execute("DELETE FROM follow_up_requests") }
+        try queue.write { db in
+            try db.execute("DELETE FROM follow_up_requests")
+            try db.execute("DELETE FROM follow_up_state")
+        }
     }
 
     static func request(_ row: Row) -> FollowUpRequest {

@@ -50,13 +50,19 @@ public final class SchedulingService: Sendable {
     /// - Throws: `APIError` (or `SyncStopError` through the client) and `DatabaseError`.
     @discardableResult
     public func pull() async throws -> Int {
-        let reply = try await api.getJSON(Self.listPath)
-        guard let items = reply.arrayValue else {
-            throw APIError.undecodable("the scheduled-inspections reply is not a list")
+        do {
+            let reply = try await api.getJSON(Self.listPath)
+            guard let items = reply.arrayValue else {
+                throw APIError.undecodable("the scheduled-inspections reply is not a list")
+            }
+            let schedules = items.compactMap(ScheduledInspection.init(json:))
+            try store.apply(schedules, serverToday: serverToday())
+            try store.recordRefresh(error: nil)
+            return schedules.count
+        } catch {
+            try? store.recordRefresh(error: (error as? APIError)?.message ?? "\(error)")
+            throw error
         }
-        let schedules = items.compactMap(ScheduledInspection.init(json:))
-        try store.apply(schedules, serverToday: serverToday())
-        return schedules.count
     }
 
     // MARK: List
@@ -65,6 +71,17 @@ public final class SchedulingService: Sendable {
     /// - Throws: ``SchedulingError`` `storage`.
     public func scheduled() throws -> [ScheduledInspection] {
         try wrap { try store.all(visibleOnly: true) }
+    }
+
+    /// ``scheduled()`` with its phase (JQCKit `Loaded`): `loading` before any pull, `failed`/`empty` after
+    /// one, and the last failure as the stale reason when cached rows are shown.
+    /// - Throws: ``SchedulingError`` `storage`.
+    public func load() throws -> Loaded<[ScheduledInspection]> {
+        let rows = try scheduled()
+        let state = try wrap { try store.refreshState() }
+        let phase = LoadPhase.of(
+            hasContent: !rows.isEmpty, isLoading: false, hasLoaded: state.attempted, failed: state.lastError != nil)
+        return Loaded(value: rows, phase: phase, staleReason: phase == .content ? state.lastError : nil)
     }
 
     // MARK: Start

@@ -32,7 +32,9 @@ public enum SchedulingSchema {
                 CREATE INDEX scheduled_inspections_match ON scheduled_inspections (facility_id, template_id, due_date);
                 CREATE TABLE scheduling_state (
                     id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
-                    server_today TEXT
+                    server_today TEXT,
+                    refreshed INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT
                 )
                 """)
         }
@@ -115,6 +117,30 @@ public final class SchedulingStore: Sendable {
     /// ``lastServerToday(_:)`` in its own read.
     /// - Throws: `DatabaseError`.
     public func lastServerToday() throws -> CalendarDay? { try queue.read { db in try lastServerToday(db) } }
+
+    /// Records how the last pull ended (`error` = its sentence, or `nil` on success), for the read
+    /// surface's phase and stale note.
+    /// - Throws: `DatabaseError`.
+    public func recordRefresh(error: String?) throws {
+        try queue.write { db in
+            try db.execute(
+                """
+                INSERT INTO scheduling_state (id, refreshed, last_error) VALUES (1, 1, ?)
+                ON CONFLICT(id) DO UPDATE SET refreshed = 1, last_error = excluded.last_error
+                """, [error])
+        }
+    }
+
+    /// Whether a pull was ever attempted, and the last pull's failure sentence.
+    /// - Throws: `DatabaseError`.
+    public func refreshState() throws -> (attempted: Bool, lastError: String?) {
+        try queue.read { db in
+            guard let row = try db.fetchOne("SELECT refreshed, last_error FROM scheduling_state WHERE id = 1") else {
+                return (false, nil)
+            }
+            return (row["refreshed"] ?? false, row["last_error"])
+        }
+    }
 
     // MARK: Reads
 

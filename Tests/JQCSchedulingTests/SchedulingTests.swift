@@ -112,6 +112,21 @@ struct SchedulingCacheTests {
                     nextDueDate: nil, serverSaysOverdue: false, notes: "x", parentInspectionID: 501))
     }
 
+    @Test("the read surface is loading before any pull, and shows cached rows as stale after a failed one")
+    func loadPhase() async throws {
+        let world = try SchedulingWorld()
+        #expect(try world.service.load().phase == .loading)
+        _ = try await world.pull([scheduleJSON(901, due: "2026-07-14")])
+        #expect(try world.service.load().phase == .content)
+        #expect(try world.service.load().staleReason == nil)
+        world.transport.route(.get, path: SchedulingService.listPath, [.error(500, "The list is unavailable.")])
+        await #expect(throws: APIError.self) { try await world.service.pull() }
+        let loaded = try world.service.load()
+        #expect(loaded.value.map(\.serverID) == [901])
+        #expect(loaded.phase == .content)
+        #expect(loaded.staleReason == "The server had a problem (HTTP 500): The list is unavailable.")
+    }
+
     @Test("overdue is judged against the server's today when known, else the server's is_overdue")
     func overdueAgainstServerToday() {
         let row = ScheduledInspection(

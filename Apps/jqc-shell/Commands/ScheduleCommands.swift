@@ -84,10 +84,10 @@ enum ScheduleCommands {
     ) { context, words in
         _ = try ParsedArguments(words, usage: "scheduled")
         let scheduling = try await context.engine().app.scheduling
-        let list: [ScheduledInspection]
-        do { list = try scheduling.scheduled() } catch { throw ShellError.failed("\(error)") }
+        let loaded = try FacilitiesCommands.read { try scheduling.load() }
+        let list = loaded.value
         let today = scheduling.today
-        var lines = list.map { item in
+        let lines = list.map { item in
             let overdue = item.isOverdue(today: today) ? context.output.red(" OVERDUE") : ""
             var line =
                 "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(item.frequencyLabel ?? item.frequency)  "
@@ -99,14 +99,13 @@ enum ScheduleCommands {
             }
             return line
         }
-        if list.isEmpty { lines = ["No scheduled inspections (run 'sync' to refresh)."] }
+        let (data, note) = FacilitiesCommands.phase(loaded, noun: "scheduled inspections")
         return CommandOutput(
-            lines.joined(separator: "\n"),
-            data: [
+            FacilitiesCommands.render(lines, note: note),
+            data: data.merging([
                 "scheduled": .array(list.map { json($0, today: today) }),
                 "today": today.map { .string($0.text) } ?? .null,
-                "phase": .string((list.isEmpty ? LoadPhase.empty : LoadPhase.content).rawValue),
-            ])
+            ]) { $1 })
     }
 
     static let followUps = Command(
@@ -117,20 +116,17 @@ enum ScheduleCommands {
     ) { context, words in
         _ = try ParsedArguments(words, usage: "follow-ups")
         let service = try await context.engine().app.followUps
-        let list: [FollowUpRequest]
-        do { list = try service.followUps() } catch { throw ShellError.failed("\(error)") }
-        var lines = list.map { item in
+        let loaded = try FacilitiesCommands.read { try service.load() }
+        let list = loaded.value
+        let lines = list.map { item in
             "\(item.serverID)  \(item.inspectionDate ?? "—")  "
                 + "\(item.templateName ?? "template \(item.templateID)") — "
                 + "\(item.facilityName ?? "facility \(item.facilityID)")" + (item.note.map { "  — \($0)" } ?? "")
         }
-        if list.isEmpty { lines = ["No follow-ups requested (run 'sync' to refresh)."] }
+        let (data, note) = FacilitiesCommands.phase(loaded, noun: "follow-up requests")
         return CommandOutput(
-            lines.joined(separator: "\n"),
-            data: [
-                "follow_ups": .array(list.map(json)),
-                "phase": .string((list.isEmpty ? LoadPhase.empty : LoadPhase.content).rawValue),
-            ])
+            FacilitiesCommands.render(lines, note: note),
+            data: data.merging(["follow_ups": .array(list.map(json))]) { $1 })
     }
 
     static let scheduleFollowUp = Command(
