@@ -34,11 +34,19 @@ public struct ReinspectionPrefiller: Sendable {
     /// The prefill from a local parent (when given) else the cached snapshot of `parentServerID`.
     /// - Throws: `DatabaseError`.
     public func prefill(local: Inspection?, parentServerID: Int?, templateID: Int) throws -> ParentPrefill {
+        let snapshot = try parentServerID.flatMap { try followUps.request(serverID: $0)?.parentFormData }
+        return try prefill(local: local, snapshot: snapshot, templateID: templateID)
+    }
+
+    /// The prefill from a local parent holding values, else from `snapshot` (a follow-up request's, or a
+    /// history response's own answers), filtered on the template's cached schema.
+    /// - Throws: `DatabaseError`.
+    public func prefill(local: Inspection?, snapshot: [String: JSONValue]?, templateID: Int) throws -> ParentPrefill {
         var source: [String: JSONValue] = [:]
         if let local, !local.formData.isEmpty {
             source = local.formData
-        } else if let parentServerID, let request = try followUps.request(serverID: parentServerID) {
-            source = request.parentFormData
+        } else if let snapshot {
+            source = snapshot
         }
         let schema = try reference.template(id: templateID).map { FormSchema(json: $0.formSchema) }
         return ParentPrefill(
@@ -154,6 +162,48 @@ public final class FollowUpService: Sendable {
                 templateID: templateID, facilityID: facilityID, areaID: areaID,
                 parentInspectionLocalID: local?.localID, parentInspectionServerID: serverID,
                 scheduledInspectionServerID: planned?.serverID, initialAnswers: prefill.answers)
+        }
+    }
+
+    /// A re-inspection of a parent that is neither on this device nor a follow-up request — history's
+    /// "Re-inspect Now" (seed 001 §15): online, `GET /inspections/<id>` supplies template, facility and the
+    /// response's own answers as the prefill snapshot. A parent found locally or cached is started
+    /// offline, exactly as ``start(parent:areaID:)``.
+    /// - Throws: ``FollowUpsError`` (`notFound` when the server has no such inspection for you,
+    ///   `unavailable` when it cannot be asked, `notCompleted`, `storage`).
+    public func start(parentServerID: Int, areaID: Int? = nil) async throws -> StartRequest {
+        do {
+            return try start(parent: String(parentServerID), areaID: areaID)
+        } catch let error as FollowUpsError where error.code == .notFound {
+            let reply: JSONValue
+            do {
+                reply = try await api.getJSON("\(Self.listPath)/\(parentServerID)")
+            } catch let failure as APIError {
+                if case .rejected(404, _) = failure { throw error }
+                throw FollowUpsError(
+                    .unavailable,
+                    "The inspection \(parentServerID) is not on this device and the server could not be asked: "
+                        + failure.message)
+            }
+            guard let parent = FollowUpRequest(json: reply) else {
+                throw FollowUpsError(
+                    .unavailable, "The server's reply for inspection \(parentServerID) was unreadable.")
+            }
+            if reply["status"]?.stringValue != "completed" {
+                throw FollowUpsError(
+                    .notCompleted,
+                    "The inspection \(parentServerID) is not completed; "
+                        + "only a completed inspection can be re-inspected.")
+            }
+            return try wrap {
+                let prefill = try prefiller.prefill(
+                    local: nil, snapshot: parent.parentFormData, templateID: parent.templateID)
+                let planned = try schedules.followUpSchedules(parentInspectionID: parentServerID).first
+                return StartRequest(
+                    templateID: parent.templateID, facilityID: parent.facilityID, areaID: areaID,
+                    parentInspectionServerID: parentServerID, scheduledInspectionServerID: planned?.serverID,
+                    initialAnswers: prefill.answers)
+            }
         }
     }
 

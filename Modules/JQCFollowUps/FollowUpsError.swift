@@ -8,6 +8,8 @@ public struct FollowUpsError: Error, Sendable, Hashable, CustomStringConvertible
         case notFound = "not_found"
         /// The parent is a local draft, not a completed inspection.
         case notCompleted = "not_completed"
+        /// The parent is not on this device and the server could not be asked (offline, or it failed).
+        case unavailable
         /// The local store failed.
         case storage
     }

@@ -145,6 +145,31 @@ struct SchedulingIntegrationTests {
         #expect(try world.app.scheduling.store.lastServerToday() == nil)
         #expect(try world.app.inspections.inspection(localID: draft.localID).parentInspectionServerID == 501)
     }
+
+    @Test(
+        "history's Re-inspect Now: a parent neither local nor flagged is fetched online and prefilled from its answers")
+    func reinspectFromHistory() async throws {
+        let world = try TestApp(today: seedToday)
+        try await world.readyWithToday()
+        let request = try await world.app.followUps.start(parentServerID: 502)
+        #expect(request.templateID == 4)
+        #expect(request.facilityID == 21)
+        #expect(request.parentInspectionServerID == 502)
+        #expect(
+            request.initialAnswers == [
+                "102": ["Vacuumed", "Trash"], "105": "Yes",
+                "106": [["Item": "Towels", "Count": "12", "Reorder?": "no"]],
+                "107": "4", "108": "", "109": "true",
+            ])
+        await #expect(throws: FollowUpsError.self) { _ = try await world.app.followUps.start(parentServerID: 503) }
+        try await world.app.connectivity.setForcedOffline(true)
+        do {
+            _ = try await world.app.followUps.start(parentServerID: 502)
+            Issue.record("offline, a parent that is not on the device cannot be started")
+        } catch let error as FollowUpsError {
+            #expect(error.code == .unavailable)
+        }
+    }
 }
 
 private extension Int {

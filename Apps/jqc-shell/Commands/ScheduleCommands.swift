@@ -58,9 +58,14 @@ enum ScheduleCommands {
             notes.append("Schedule \(schedule) (due \(start.schedule.dueDate.text)) is linked to this draft.")
             if let instructions = start.instructions { notes.append("Instructions: \(instructions)") }
         } else {
-            do { request = try engine.app.followUps.start(parent: parent ?? "", areaID: area) } catch {
-                throw ShellError.failed("\(error)")
-            }
+            do {
+                if let serverID = Int(parent ?? "") {
+                    // A history parent (not cached, not local) is asked from the server when online.
+                    request = try await engine.app.followUps.start(parentServerID: serverID, areaID: area)
+                } else {
+                    request = try engine.app.followUps.start(parent: parent ?? "", areaID: area)
+                }
+            } catch { throw ShellError.failed("\(error)") }
             notes.append(
                 "Re-inspection of \(parent ?? ""): \(request.initialAnswers.count) answers prefilled from the parent.")
             if let planned = request.scheduledInspectionServerID {
