@@ -86,4 +86,12 @@ struct ScheduleCommandsTests {
         #expect(listed.filter { $0["id"] == first["id"] }.map { $0["due_date"] } == ["2030-01-03"])
         #expect(listed.filter { $0["id"] == first["id"] }.map { $0["instructions"] } == ["Bring mats"])
     }
+
+    @Test("a draft started from a schedule shows the trimmed instructions at start and above its form")
+    func instructionsAboveForm() throws {
+        let result = try ShellHarness().run(["-c", "\(signIn); start --schedule 901; form --stacked"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("Instructions:") }
+        #expect(lines == Array(repeating: "Instructions: Check the 1st floor restrooms after the 7am clean.", count: 2))
+    }
 }

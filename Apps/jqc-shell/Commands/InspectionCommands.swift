@@ -174,8 +174,9 @@ enum InspectionCommands {
         let text = FormRenderer.render(
             schema: schema, answers: inspection.formData, width: terminalWidth(),
             style: arguments.has("stacked") ? .stacked : .grid)
+        let banner = ScheduleCommands.instructionsBanner(engine, inspection).map { $0 + "\n" } ?? ""  // issue 9
         return CommandOutput(
-            line(inspection) + "\n" + text,
+            line(inspection) + "\n" + banner + text,
             data: [
                 "local_id": .string(inspection.localID), "fields": .array(schema.fields.map(\.summaryJSON)),
                 "answers": .object(inspection.formData), "status": .string(inspection.status.rawValue),

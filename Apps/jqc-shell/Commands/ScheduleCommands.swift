@@ -29,6 +29,15 @@ enum ScheduleCommands {
         ])
     }
 
+    /// The schedule's instructions above a linked draft's form, also when the draft is resumed (seed 001
+    /// §11 "Instructions"): read once from the cache as a value; nothing when the row is gone (rule 70).
+    static func instructionsBanner(_ engine: ShellEngine, _ inspection: Inspection) -> String? {
+        guard inspection.status == .draft, let id = inspection.scheduledInspectionServerID,
+            let schedule = try? engine.app.scheduling.store.schedule(serverID: id), let text = schedule.instructions
+        else { return nil }
+        return "Instructions: " + text
+    }
+
     // MARK: start --schedule / --follow-up
 
     /// The `start` forms linked to a schedule or a follow-up, or `nil` when neither option was given.
