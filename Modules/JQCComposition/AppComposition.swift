@@ -176,6 +176,11 @@ public final class AppComposition: Sendable {
         let switchStore = connectivitySwitch
         let scheduling = SchedulingService(
             store: schedulingStore, api: api, serverToday: { serverToday.today },
+            learnServerToday: {
+                guard let health = try? await AppComposition.health(api) else { return nil }
+                serverToday.record(health.today)
+                return health.today
+            },
             isOnline: { !switchStore.loadForcedOffline() },
             prefill: { try prefiller.prefill(parentServerID: $0, templateID: $1) })
         let followUps = FollowUpService(store: followUpStore, prefiller: prefiller, inspections: inspectionStore,

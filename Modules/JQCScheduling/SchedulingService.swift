@@ -16,16 +16,20 @@ public final class SchedulingService: Sendable {
     public let store: SchedulingStore
     private let api: APIClient
     private let serverToday: @Sendable () -> CalendarDay?
+    private let learnServerToday: @Sendable () async -> CalendarDay?
     private let isOnline: @Sendable () async -> Bool
     private let prefill: @Sendable (_ parentServerID: Int, _ templateID: Int) throws -> ParentPrefill
 
     /// A service.
     /// - Parameters:
     ///   - serverToday: the server's today from the last health reply (ConnectivityMonitor), or `nil`.
+    ///   - learnServerToday: asks `/api/v1/health` when `serverToday` is unknown at a pull (a one-shot shell
+    ///     run never probed), so the pull can remember the server's day; `nil` when it cannot.
     ///   - isOnline: whether requests may leave (the connectivity monitor and the manual switch).
     ///   - prefill: a follow-up schedule's re-inspection prefill (JQCFollowUps resolves it); none by default.
     public init(
         store: SchedulingStore, api: APIClient, serverToday: @escaping @Sendable () -> CalendarDay?,
+        learnServerToday: @escaping @Sendable () async -> CalendarDay? = { nil },
         isOnline: @escaping @Sendable () async -> Bool = { true },
         prefill: @escaping @Sendable (Int, Int) throws -> ParentPrefill = { _, _ in
             ParentPrefill(localParentID: nil, answers: [:])
@@ -34,6 +38,7 @@ public final class SchedulingService: Sendable {
         self.store = store
         self.api = api
         self.serverToday = serverToday
+        self.learnServerToday = learnServerToday
         self.isOnline = isOnline
         self.prefill = prefill
     }
@@ -56,7 +61,9 @@ public final class SchedulingService: Sendable {
                 throw APIError.undecodable("the scheduled-inspections reply is not a list")
             }
             let schedules = items.compactMap(ScheduledInspection.init(json:))
-            try store.apply(schedules, serverToday: serverToday())
+            var today = serverToday()
+            if today == nil { today = await learnServerToday() }
+            try store.apply(schedules, serverToday: today)
             try store.recordRefresh(error: nil)
             return schedules.count
         } catch {

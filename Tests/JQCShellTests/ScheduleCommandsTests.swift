@@ -94,4 +94,19 @@ struct ScheduleCommandsTests {
         let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("Instructions:") }
         #expect(lines == Array(repeating: "Instructions: Check the 1st floor restrooms after the 7am clean.", count: 2))
     }
+
+    @Test("a start --template/--facility draft submitted in a later run fulfils the overdue one-time schedule")
+    func handPickedFulfilsAcrossRuns() throws {
+        let harness = ShellHarness()
+        #expect(try harness.run(["--json", "-c", signIn]).status == 0)
+        let submitted = try harness.run([
+            "--json", "-c", "start --template 4 --facility 21; answer 109 yes; submit; scheduled",
+        ])
+        #expect(submitted.status == 0)
+        let hidden = try #require(submitted.jsonLines.last?["data"]?["scheduled"]?.arrayValue)
+        #expect(hidden.map { $0["id"] } == [901, 904, 903])
+        let synced = try harness.run(["--json", "-c", "sync; scheduled"])
+        #expect(synced.status == 0)
+        #expect(synced.jsonLines.last?["data"]?["scheduled"]?.arrayValue?.map { $0["id"] } == [901, 904, 903])
+    }
 }
