@@ -1,11 +1,13 @@
 import Foundation
 import JQCFacilities
+import JQCFollowUps
 import JQCInspections
 import JQCIssues
 import JQCKit
 import JQCNetwork
 import JQCNotifications
 import JQCPhotos
+import JQCScheduling
 import JQCStorage
 import JQCSync
 
@@ -69,6 +71,12 @@ public final class AppComposition: Sendable {
     public let notifications: NotificationService
     /// Dashboard stats, cached, best-effort (rule 49).
     public let dashboard: DashboardService
+    /// Scheduled inspections: the pulled cache, the list, start from a schedule, plan a follow-up (issue 9).
+    public let scheduling: SchedulingService
+    /// Follow-up requests: the pulled cache with parent snapshots, re-inspection starts (issue 9).
+    public let followUps: FollowUpService
+    /// The server's today from the last health reply (seed 003), for synchronous readers (issue 9).
+    public let serverToday: ServerTodayMemory
 
     // Tier 4 — sync engine with its stages in order, connectivity, scheduler
     /// Connectivity: the health probe and the manual switch.
@@ -130,6 +138,20 @@ public final class AppComposition: Sendable {
         // Inspections (issue 7). Seams for later features: submit hooks (Scheduling, FollowUps), deletion
         // hooks (Photos, Issues), the photo gate (Photos, rule 12), facility references (Issues).
         let inspectionStore = InspectionStore(queue: store)
+        // Scheduling and follow-ups (issue 9): caches, the rule 69 fulfilment hook, the follow-up hook.
+        let serverToday = ServerTodayMemory()
+        self.serverToday = serverToday
+        let tokens = self.tokens
+        let schedulingStore = SchedulingStore(queue: store)
+        let followUpStore = FollowUpStore(queue: store, inspections: inspectionStore)
+        let prefiller = ReinspectionPrefiller(inspections: inspectionStore, followUps: followUpStore,
+                                              reference: referenceStore)
+        let schedulingHooks: [any InspectionSubmitHook] = [
+            ScheduleFulfilmentHook(store: schedulingStore, inspections: inspectionStore,
+                                   serverToday: { serverToday.today },
+                                   currentUserID: { tokens.load().map { Int($0.user.id) } }),
+            FollowUpSubmitHook(store: followUpStore, inspections: inspectionStore),
+        ]
         // Photo ↔ inspection wiring and issues (issue 8): built before the inspection service, whose draft
         // deletion hooks they are.
         let inspectionPhotos = InspectionPhotos(store: inspectionStore, photos: photos, clock: clock)
@@ -144,7 +166,7 @@ public final class AppComposition: Sendable {
         photos.register(IssuePhotoOwnerStatus(store: issueStore), for: .issue)
         let draftDeletionHooks: [any InspectionDraftDeletionHook] = [inspectionPhotos, issues]
         inspections = InspectionService(store: inspectionStore, reference: referenceStore, clock: clock,
-                                        submitHooks: [], deletionHooks: draftDeletionHooks)
+                                        submitHooks: schedulingHooks, deletionHooks: draftDeletionHooks)
         history = InspectionHistory(api: api)
         autosave = DraftAutosaver(service: inspections, clock: clock)
         let photoGate: any InspectionPhotoGate = inspectionPhotos  // rule 12: photos settle first
@@ -174,11 +196,31 @@ public final class AppComposition: Sendable {
         self.dashboard = dashboard
         stages += [NotificationsStage(service: notifications), DashboardStage(service: dashboard)]
         cleaners += [notifications.clearServerPulledData, dashboard.clearServerPulledData]
+        let switchStore = connectivitySwitch
+        let scheduling = SchedulingService(
+            store: schedulingStore, api: api, serverToday: { serverToday.today },
+            learnServerToday: {
+                guard let health = try? await AppComposition.health(api) else { return nil }
+                serverToday.record(health.today)
+                return health.today
+            },
+            isOnline: { !switchStore.loadForcedOffline() },
+            prefill: { try prefiller.prefill(parentServerID: $0, templateID: $1) })
+        let followUps = FollowUpService(store: followUpStore, prefiller: prefiller, inspections: inspectionStore,
+                                        schedules: schedulingStore, api: api)
+        self.scheduling = scheduling
+        self.followUps = followUps
+        stages += [FollowUpsPullStage(service: followUps), ScheduledPullStage(service: scheduling)]
+        cleaners += [scheduling.clearServerPulledData, followUps.clearServerPulledData]
         outboxReporters = reporters
         serverPulledDataCleaners = cleaners
 
         // Tier 4
-        connectivity = ConnectivityMonitor(probe: { try await AppComposition.health(api) },
+        connectivity = ConnectivityMonitor(probe: {
+                                               let health = try await AppComposition.health(api)
+                                               serverToday.record(health.today)  // issue 9: for the submit hook
+                                               return health
+                                           },
                                            overrideStore: connectivitySwitch, clock: clock)
         let connectivity = self.connectivity
         sync = SyncEngine(
@@ -201,6 +243,8 @@ public final class AppComposition: Sendable {
         InspectionsSchema.register(in: &migrator)
         IssuesSchema.register(in: &migrator)
         NotificationsSchema.register(in: &migrator)
+        SchedulingSchema.register(in: &migrator)
+        FollowUpsSchema.register(in: &migrator)
     }
 
     /// Launches the engine in the seed's order (rules 21–22): restore the session (`/auth/me`; offline

@@ -189,6 +189,44 @@ public final class InspectionStore: Sendable {
         }
     }
 
+    /// Links an inspection to the schedule it fulfils (`scheduled_inspection_server_id`), in the caller's
+    /// transaction (JQCScheduling's `resolveAndFulfillSchedule`, seed 001 rule 69).
+    /// - Throws: `DatabaseError`.
+    public func linkSchedule(_ db: Database, localID: String, scheduleServerID: Int) throws {
+        try db.execute(
+            "UPDATE inspections SET scheduled_inspection_server_id = ? WHERE local_id = ?", [scheduleServerID, localID])
+    }
+
+    /// Mirrors the server's outstanding follow-ups onto the local inspections with those server ids (seed 001
+    /// §8 step 6), in the caller's transaction. When `complete`, every other synced local inspection still
+    /// flagged is cleared: the server no longer lists it (the "after sync" clearing point, seed 001 §15).
+    /// - Parameters:
+    ///   - flagged: server id → the server's `follow_up_note`.
+    ///   - complete: whether `flagged` is the whole list (not cut at the request's limit).
+    /// - Returns: how many local inspections changed.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func mirrorFollowUps(_ db: Database, flagged: [Int: String?], complete: Bool) throws -> Int {
+        var changed = 0
+        for (serverID, note) in flagged {
+            try db.execute(
+                """
+                UPDATE inspections SET follow_up_required = 1, follow_up_note = ?
+                WHERE server_id = ? AND (follow_up_required = 0 OR follow_up_note IS NOT ?)
+                """, [note, serverID, note])
+            changed += db.changesCount
+        }
+        guard complete else { return changed }
+        let stillFlagged: [Int] = try db.fetchAll(
+            "SELECT server_id FROM inspections WHERE follow_up_required = 1 AND server_id IS NOT NULL"
+        ).compactMap { $0["server_id"] }
+        for serverID in stillFlagged where flagged[serverID] == nil {
+            try db.execute("UPDATE inspections SET follow_up_required = 0 WHERE server_id = ?", [serverID])
+            changed += db.changesCount
+        }
+        return changed
+    }
+
     /// Deletes a draft (never a completed inspection).
     /// - Returns: whether a draft was deleted.
     /// - Throws: `DatabaseError`.

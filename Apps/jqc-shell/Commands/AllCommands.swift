@@ -8,6 +8,7 @@ enum AllCommands {
             + InspectionCommands.commands
             + IssueCommands.commands
             + NotificationCommands.commands
+            + ScheduleCommands.commands
             + OfflineToolCommands.commands
     )
 }

@@ -81,22 +81,30 @@ enum InspectionCommands {
     // MARK: Commands
 
     static let start = Command(
-        "start", usage: "--template ID --facility ID [--area ID]",
+        "start", usage: "--template ID --facility ID [--area ID] | --schedule ID [--area ID] | --follow-up PARENT_ID",
         summary: "Start a new draft and make it current; prints its local id.",
         help: "The template and facility must be active ones on this device ('templates', 'facilities');\n"
-            + "the area must belong to the facility ('areas FACILITY_ID').\nExample: start --template 3 --facility 11 --area 111"
+            + "the area must belong to the facility ('areas FACILITY_ID').\n"
+            + "--schedule ID starts a row of 'scheduled' (its template and facility, linked so the server\n"
+            + "fulfils it);\n"
+            + "--follow-up PARENT_ID re-inspects a parent (server id from 'follow-ups', or a local completed\n"
+            + "inspection's id), prefilled from the parent's answers; --area may still narrow either.\n"
+            + "Example: start --template 3 --facility 11 --area 111"
     ) { context, words in
-        let usage = "start --template ID --facility ID [--area ID]"
-        // Seam: `start --schedule ID` and `start --follow-up PARENT_ID` (issues 9) build a StartRequest with
-        // the link fields and prefill, then share the code below.
-        let arguments = try ParsedArguments(words, valueOptions: ["template", "facility", "area"], usage: usage)
+        let usage = "start --template ID --facility ID [--area ID] | --schedule ID [--area ID] | --follow-up PARENT_ID"
+        let arguments = try ParsedArguments(
+            words, valueOptions: ["template", "facility", "area", "schedule", "follow-up"], usage: usage)
         guard arguments.positionals.isEmpty else { throw ShellError.usage("start takes only options. Usage: \(usage)") }
+        let area = try arguments.intOption("area", usage: usage)
+        // Issue 9: a schedule or a follow-up supplies template and facility and links the draft to it.
+        if let linked = try await ScheduleCommands.linkedStart(context, arguments, area: area, usage: usage) {
+            return linked
+        }
         guard let template = try arguments.intOption("template", usage: usage),
             let facility = try arguments.intOption("facility", usage: usage)
         else {
             throw ShellError.usage("Give --template ID and --facility ID. Usage: \(usage)")
         }
-        let area = try arguments.intOption("area", usage: usage)
         let engine = try await context.engine()
         return try await startDraft(
             context, engine, StartRequest(templateID: template, facilityID: facility, areaID: area))
@@ -166,8 +174,9 @@ enum InspectionCommands {
         let text = FormRenderer.render(
             schema: schema, answers: inspection.formData, width: terminalWidth(),
             style: arguments.has("stacked") ? .stacked : .grid)
+        let banner = ScheduleCommands.instructionsBanner(engine, inspection).map { $0 + "\n" } ?? ""  // issue 9
         return CommandOutput(
-            line(inspection) + "\n" + text,
+            line(inspection) + "\n" + banner + text,
             data: [
                 "local_id": .string(inspection.localID), "fields": .array(schema.fields.map(\.summaryJSON)),
                 "answers": .object(inspection.formData), "status": .string(inspection.status.rawValue),

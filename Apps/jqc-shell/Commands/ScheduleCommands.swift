@@ -1,0 +1,175 @@
+import Foundation
+import JQCFollowUps
+import JQCInspections
+import JQCKit
+import JQCScheduling
+
+/// `scheduled`, `follow-ups`, `schedule-follow-up PARENT_SERVER_ID YYYY-MM-DD ["NOTES"]`, and the
+/// `start --schedule ID` / `start --follow-up PARENT_ID` forms (SHELL.md; seed 001 §11, §15, rules 68–71,
+/// 78–80).
+enum ScheduleCommands {
+    static let commands: [Command] = [scheduled, followUps, scheduleFollowUp]
+
+    static func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
+
+    static func json(_ schedule: ScheduledInspection, today: CalendarDay?) -> JSONValue {
+        .object([
+            "id": .int(Int64(schedule.serverID)), "facility_id": .int(Int64(schedule.facilityID)),
+            "template_id": .int(Int64(schedule.templateID)), "due_date": .string(schedule.dueDate.text),
+            "is_overdue": .bool(schedule.isOverdue(today: today)), "frequency": .string(schedule.frequency),
+            "instructions": schedule.instructions.map(JSONValue.string) ?? .null,
+        ])
+    }
+
+    static func json(_ request: FollowUpRequest) -> JSONValue {
+        .object([
+            "id": .int(Int64(request.serverID)), "facility_id": .int(Int64(request.facilityID)),
+            "template_id": .int(Int64(request.templateID)), "note": request.note.map(JSONValue.string) ?? .null,
+            "inspection_date": request.inspectionDate.map(JSONValue.string) ?? .null,
+        ])
+    }
+
+    /// The schedule's instructions above a linked draft's form, also when the draft is resumed (seed 001
+    /// §11 "Instructions"): read once from the cache as a value; nothing when the row is gone (rule 70).
+    static func instructionsBanner(_ engine: ShellEngine, _ inspection: Inspection) -> String? {
+        guard inspection.status == .draft, let id = inspection.scheduledInspectionServerID,
+            let schedule = try? engine.app.scheduling.store.schedule(serverID: id), let text = schedule.instructions
+        else { return nil }
+        return "Instructions: " + text
+    }
+
+    // MARK: start --schedule / --follow-up
+
+    /// The `start` forms linked to a schedule or a follow-up, or `nil` when neither option was given.
+    /// - Throws: ``ShellError`` with the feature's sentence.
+    static func linkedStart(_ context: CommandContext, _ arguments: ParsedArguments, area: Int?, usage: String)
+        async throws -> CommandOutput?
+    {
+        let schedule = try arguments.intOption("schedule", usage: usage)
+        let parent = arguments.option("follow-up")
+        guard schedule != nil || parent != nil else { return nil }
+        guard schedule == nil || parent == nil, arguments.option("template") == nil,
+            arguments.option("facility") == nil
+        else {
+            throw ShellError.usage(
+                "--schedule and --follow-up each supply the template and facility; give one of them alone "
+                    + "(optionally with --area). Usage: \(usage)")
+        }
+        let engine = try await context.engine()
+        var notes: [String] = []
+        let request: StartRequest
+        if let schedule {
+            let start: ScheduledStart
+            do { start = try engine.app.scheduling.start(scheduleID: schedule, areaID: area) } catch {
+                throw ShellError.failed("\(error)")
+            }
+            request = start.request
+            notes.append("Schedule \(schedule) (due \(start.schedule.dueDate.text)) is linked to this draft.")
+            if let instructions = start.instructions { notes.append("Instructions: \(instructions)") }
+        } else {
+            do {
+                if let serverID = Int(parent ?? "") {
+                    // A history parent (not cached, not local) is asked from the server when online.
+                    request = try await engine.app.followUps.start(parentServerID: serverID, areaID: area)
+                } else {
+                    request = try engine.app.followUps.start(parent: parent ?? "", areaID: area)
+                }
+            } catch { throw ShellError.failed("\(error)") }
+            notes.append(
+                "Re-inspection of \(parent ?? ""): \(request.initialAnswers.count) answers prefilled from the parent.")
+            if let planned = request.scheduledInspectionServerID {
+                notes.append("The planned follow-up schedule \(planned) is linked to this draft.")
+            }
+        }
+        let output = try await InspectionCommands.startDraft(context, engine, request)
+        var data = output.data.objectValue ?? [:]
+        data["scheduled_inspection_id"] = int(request.scheduledInspectionServerID)
+        data["parent_inspection_id"] = int(request.parentInspectionServerID)
+        data["prefilled"] = .array(request.initialAnswers.keys.sorted().map(JSONValue.string))
+        return CommandOutput(([output.text] + notes).joined(separator: "\n"), data: data)
+    }
+
+    // MARK: Commands
+
+    static let scheduled = Command(
+        "scheduled", summary: "The scheduled inspections pulled for you, by due date (overdue marked).",
+        help: "Reads the local cache (no request); 'sync' refreshes it. Overdue is judged against the server's\n"
+            + "today, never this device's clock. Start one with 'start --schedule ID'.\nExample: scheduled"
+    ) { context, words in
+        _ = try ParsedArguments(words, usage: "scheduled")
+        let scheduling = try await context.engine().app.scheduling
+        let loaded = try FacilitiesCommands.read { try scheduling.load() }
+        let list = loaded.value
+        let today = scheduling.today
+        let lines = list.map { item in
+            let overdue = item.isOverdue(today: today) ? context.output.red(" OVERDUE") : ""
+            var line =
+                "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(item.frequencyLabel ?? item.frequency)  "
+                + "\(item.templateName ?? "template \(item.templateID)") — "
+                + "\(item.facilityName ?? "facility \(item.facilityID)")"
+            if let parent = item.parentInspectionID { line += "  (follow-up of \(parent))" }
+            if let instructions = item.instructions {
+                line += "\n      Instructions: " + (instructions.split(separator: "\n").first.map(String.init) ?? "")
+            }
+            return line
+        }
+        let (data, note) = FacilitiesCommands.phase(loaded, noun: "scheduled inspections")
+        return CommandOutput(
+            FacilitiesCommands.render(lines, note: note),
+            data: data.merging([
+                "scheduled": .array(list.map { json($0, today: today) }),
+                "today": today.map { .string($0.text) } ?? .null,
+            ]) { $1 })
+    }
+
+    static let followUps = Command(
+        "follow-ups", summary: "Inspections whose follow-up was requested and not yet done.",
+        help: "Reads the local cache (no request); 'sync' refreshes it. Start one with 'start --follow-up ID':\n"
+            + "it opens prefilled from the parent's answers, even when the parent is not on this device.\n"
+            + "Example: follow-ups"
+    ) { context, words in
+        _ = try ParsedArguments(words, usage: "follow-ups")
+        let service = try await context.engine().app.followUps
+        let loaded = try FacilitiesCommands.read { try service.load() }
+        let list = loaded.value
+        let lines = list.map { item in
+            "\(item.serverID)  \(item.inspectionDate ?? "—")  "
+                + "\(item.templateName ?? "template \(item.templateID)") — "
+                + "\(item.facilityName ?? "facility \(item.facilityID)")" + (item.note.map { "  — \($0)" } ?? "")
+        }
+        let (data, note) = FacilitiesCommands.phase(loaded, noun: "follow-up requests")
+        return CommandOutput(
+            FacilitiesCommands.render(lines, note: note),
+            data: data.merging(["follow_ups": .array(list.map(json))]) { $1 })
+    }
+
+    static let scheduleFollowUp = Command(
+        "schedule-follow-up", usage: "PARENT_SERVER_ID YYYY-MM-DD [\"NOTES\"]",
+        summary: "Plan a follow-up of a synced inspection on the server (online only).",
+        help: "Creates the plan on the server (nothing is queued: rule 80); scheduling again re-dates it.\n"
+            + "The schedules are pulled afterwards so it shows in 'scheduled'.\n"
+            + "Example: schedule-follow-up 501 2026-07-20 \"Re-check the floors\""
+    ) { context, words in
+        let usage = "schedule-follow-up PARENT_SERVER_ID YYYY-MM-DD [\"NOTES\"]"
+        let arguments = try ParsedArguments(words, usage: usage)
+        let values = arguments.positionals
+        guard (2...3).contains(values.count) else {
+            throw ShellError.usage("Give the parent's server id and a day. Usage: \(usage)")
+        }
+        guard let parent = Int(values[0]) else {
+            throw ShellError.usage("The parent must be a server id (digits), not '\(values[0])'. Usage: \(usage)")
+        }
+        guard let day = CalendarDay(values[1]) else {
+            throw ShellError.usage("The due date must be a day as YYYY-MM-DD, not '\(values[1])'. Usage: \(usage)")
+        }
+        let notes = values.count == 3 ? values[2] : nil
+        let scheduling = try await context.engine().app.scheduling
+        let schedule: ScheduledInspection
+        do {
+            schedule = try await scheduling.scheduleFollowUp(parentServerID: parent, dueDate: day, notes: notes)
+        } catch { throw ShellError.failed("\(error)") }
+        return CommandOutput(
+            "Follow-up of \(parent) scheduled for \(schedule.dueDate.text) (schedule \(schedule.serverID)).",
+            data: ["schedule": json(schedule, today: scheduling.today)])
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import JQCInspections
+import JQCStorage
+import JQCSync
+
+/// The `follow-ups` pull stage (StageOrder.followUps; seed 001 §8 step 6): after the inspections push, so
+/// the section clears on the same sync that submits the re-inspection. Best-effort: never blocks the pass.
+public struct FollowUpsPullStage: SyncStage {
+    private let service: FollowUpService
+
+    /// The stage over `service`.
+    public init(service: FollowUpService) { self.service = service }
+
+    /// `follow-ups`.
+    public var name: String { "follow-ups" }
+    /// A pull.
+    public var direction: SyncDirection { .pull }
+    /// ``StageOrder/followUps``.
+    public var order: Int { StageOrder.followUps }
+    /// Always (seed 001 §8 step 6).
+    public var isBestEffort: Bool { true }
+
+    /// Pulls and applies the follow-up requests.
+    /// - Returns: `pulled` = requests received.
+    /// - Throws: `APIError`, `SyncStopError` or `DatabaseError`; the engine reports it and goes on.
+    public func run(_ pass: SyncPass) async throws -> StageReport {
+        StageReport(pulled: try await service.pull())
+    }
+}
+
+/// Hides the parent's follow-up request at once when a re-inspection is submitted (inside the submit
+/// transaction; the next pull is authoritative either way, rule 78).
+public struct FollowUpSubmitHook: InspectionSubmitHook {
+    private let store: FollowUpStore
+    private let inspections: InspectionStore
+
+    /// A hook over the follow-up cache.
+    public init(store: FollowUpStore, inspections: InspectionStore) {
+        self.store = store
+        self.inspections = inspections
+    }
+
+    /// Flags the parent's request `fulfilled_locally` when `inspection` is a re-inspection.
+    /// - Throws: `DatabaseError` (which undoes the submit).
+    public func inspectionSubmitted(_ inspection: Inspection, db: Database) throws {
+        var parent = inspection.parentInspectionServerID
+        if parent == nil, let localParent = inspection.parentInspectionLocalID {
+            parent = try inspections.inspection(db, localID: localParent)?.serverID
+        }
+        guard let parent else { return }
+        try store.markFulfilledLocally(db, serverID: parent)
+    }
+}

@@ -1,7 +1,0 @@
-import Testing
-@testable import JQCFollowUps
-
-@Test("the module is linked")
-func moduleIsLinked() {
-    #expect(JQCFollowUpsModule.name == "JQCFollowUps")
-}
