@@ -15,6 +15,13 @@ struct ShellCoreTests {
         #expect(lines.last?["data"]?["words"] == ["semi;colon", "x"])
     }
 
+    @Test("an unquoted leading ~ is the home directory; quoted, escaped or mid-word it stays")
+    func tildeExpansion() throws {
+        let result = try ShellHarness().run(["--json", "-c", #"echo ~ ~/a.jpg '~/q' \~/e x~/y "~"/z"#],
+                                            environment: ["HOME": "/home/inspector"])
+        #expect(result.jsonLines.first?["data"]?["words"] == ["/home/inspector", "/home/inspector/a.jpg", "~/q", "~/e", "x~/y", "~/z"])
+    }
+
     @Test("an unclosed quote is a failed command with a sentence")
     func unclosedQuote() throws {
         let result = try ShellHarness().run(["--json", "-c", #"echo "open"#])
