@@ -13,7 +13,8 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
 func module(_ name: String, _ dependencies: [Target.Dependency], resources: [Resource]? = nil) -> [Target] {
     [
         .target(name: name, dependencies: dependencies, path: "Modules/\(name)", resources: resources),
-        .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "JQCTestSupport"], path: "Tests/\(name)Tests"),
+        .testTarget(
+            name: "\(name)Tests", dependencies: [.target(name: name), "JQCTestSupport"], path: "Tests/\(name)Tests"),
     ]
 }
 
@@ -27,8 +28,9 @@ var targets: [Target] = [
     systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
     systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
     // libjpeg's setjmp/longjmp error handling stays in C (STYLE.md pitfalls).
-    .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Modules/CJPEGShim",
-            linkerSettings: [.linkedLibrary("jpeg")]),
+    .target(
+        name: "CJPEGShim", dependencies: ["CJPEG"], path: "Modules/CJPEGShim",
+        linkerSettings: [.linkedLibrary("jpeg")]),
 ]
 
 // Tier 0 — foundation
@@ -44,37 +46,46 @@ targets += module("JQCForms", ["JQCKit"])
 // Reference data: contracts, facilities, areas, templates (pulled, pruned, read by the start cascades).
 targets += module("JQCFacilities", ["JQCForms", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
 targets += module("JQCPhotos", ["JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
-targets += module("JQCInspections", ["JQCFacilities", "JQCForms", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
-targets += module("JQCIssues", ["JQCFacilities", "JQCInspections", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
+targets += module(
+    "JQCInspections", ["JQCFacilities", "JQCForms", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
+targets += module(
+    "JQCIssues", ["JQCFacilities", "JQCInspections", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
 targets += module("JQCScheduling", ["JQCForms", "JQCInspections", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
-targets += module("JQCFollowUps", ["JQCForms", "JQCInspections", "JQCKit", "JQCNetwork", "JQCScheduling", "JQCStorage", "JQCSync"])
+targets += module(
+    "JQCFollowUps", ["JQCForms", "JQCInspections", "JQCKit", "JQCNetwork", "JQCScheduling", "JQCStorage", "JQCSync"])
 targets += module("JQCNotifications", ["JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
 // Tier 4 — composition
-targets += module("JQCComposition", [
-    "JQCFacilities", "JQCFollowUps", "JQCForms", "JQCInspections", "JQCIssues", "JQCJPEG", "JQCKit", "JQCNetwork",
-    "JQCNotifications", "JQCPhotos", "JQCScheduling", "JQCStorage", "JQCSync",
-])
+targets += module(
+    "JQCComposition",
+    [
+        "JQCFacilities", "JQCFollowUps", "JQCForms", "JQCInspections", "JQCIssues", "JQCJPEG", "JQCKit", "JQCNetwork",
+        "JQCNotifications", "JQCPhotos", "JQCScheduling", "JQCStorage", "JQCSync",
+    ])
 // Tooling — the dev server (a stand-in backend; never imported by client modules) and the linter
 targets += [
-    .target(name: "JQCDevServer", dependencies: ["CCrypto", "CMicroHTTPD", "JQCForms", "JQCKit", "JQCStorage"],
-            path: "Tooling/JQCDevServer", resources: [.copy("Resources/seed.json")]),
-    .testTarget(name: "JQCDevServerTests", dependencies: ["JQCDevServer", "JQCTestSupport"],
-                path: "Tests/JQCDevServerTests"),
+    .target(
+        name: "JQCDevServer", dependencies: ["CCrypto", "CMicroHTTPD", "JQCForms", "JQCKit", "JQCStorage"],
+        path: "Tooling/JQCDevServer", resources: [.copy("Resources/seed.json")]),
+    .testTarget(
+        name: "JQCDevServerTests", dependencies: ["JQCDevServer", "JQCTestSupport"],
+        path: "Tests/JQCDevServerTests"),
     .target(name: "JQCLint", dependencies: [], path: "Tooling/JQCLint"),
     .testTarget(name: "JQCLintTests", dependencies: ["JQCLint", "JQCTestSupport"], path: "Tests/JQCLintTests"),
 ]
 // Tier 5 — apps
 targets += [
-    .executableTarget(name: "jqc-shell", dependencies: ["CEdit", "JQCComposition", "JQCDevServer"],
-                      path: "Apps/jqc-shell"),
+    .executableTarget(
+        name: "jqc-shell", dependencies: ["CEdit", "JQCComposition", "JQCDevServer"],
+        path: "Apps/jqc-shell"),
     .executableTarget(name: "jqc-devserver", dependencies: ["JQCDevServer"], path: "Apps/jqc-devserver"),
     .executableTarget(name: "jqc-lint", dependencies: ["JQCLint"], path: "Apps/jqc-lint"),
     // A helper process for the storage crash and two-process tests.
     .executableTarget(name: "jqc-storage-probe", dependencies: ["JQCStorage"], path: "Tooling/jqc-storage-probe"),
     // A helper process for the inspections crash test (submit is one transaction; issue 7).
-    .executableTarget(name: "jqc-inspections-probe",
-                      dependencies: ["JQCFacilities", "JQCForms", "JQCInspections", "JQCKit", "JQCStorage"],
-                      path: "Tooling/jqc-inspections-probe"),
+    .executableTarget(
+        name: "jqc-inspections-probe",
+        dependencies: ["JQCFacilities", "JQCForms", "JQCInspections", "JQCKit", "JQCStorage"],
+        path: "Tooling/jqc-inspections-probe"),
     // The benchmarks of SPEC.md §6 (`make bench`, issue 11); built in release mode by scripts/bench.sh.
     .executableTarget(
         name: "jqc-bench", dependencies: ["JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage"], path: "Tooling/jqc-bench"),
@@ -82,19 +93,21 @@ targets += [
 // Tests shared by every test target: temporary directories, fixture paths. Integration runs real HTTP.
 targets += [
     .target(name: "JQCTestSupport", dependencies: ["JQCKit"], path: "Tests/JQCTestSupport"),
-    .testTarget(name: "JQCIntegrationTests",
-                dependencies: ["JQCComposition", "JQCDevServer", "JQCKit", "JQCTestSupport"],
-                path: "Tests/JQCIntegrationTests"),
+    .testTarget(
+        name: "JQCIntegrationTests",
+        dependencies: ["JQCComposition", "JQCDevServer", "JQCKit", "JQCTestSupport"],
+        path: "Tests/JQCIntegrationTests"),
     .testTarget(name: "JQCShellTests", dependencies: ["JQCTestSupport"], path: "Tests/JQCShellTests"),
 ]
 
 // Shared settings, applied once: Swift 6 language mode with complete concurrency checking.
 for target in targets where target.type != .system {
     if target.name.hasPrefix("C") && target.name.hasSuffix("Shim") { continue }
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .swiftLanguageMode(.v6),
+            .enableUpcomingFeature("ExistentialAny"),
+        ]
 }
 
 let package = Package(

@@ -2,7 +2,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 signal(SIGPIPE, SIG_IGN)
@@ -13,7 +13,8 @@ do {
     options = try ShellOptions.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
     let message = "\(error)"
-    FileHandle.standardError.write(Data(((message.isEmpty ? "" : "jqc-shell: \(message)\n") + ShellOptions.usage + "\n").utf8))
+    FileHandle.standardError.write(
+        Data(((message.isEmpty ? "" : "jqc-shell: \(message)\n") + ShellOptions.usage + "\n").utf8))
     exit(message.isEmpty ? 0 : 64)
 }
 exit(await ShellMain.run(options: options))

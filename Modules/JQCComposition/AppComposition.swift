@@ -97,12 +97,14 @@ public final class AppComposition: Sendable {
         clock = configuration.clock
         server = configuration.server
         let directory = configuration.dataDirectory
-        logger = Logger(label: "jqc", minimumLevel: configuration.logLevel,
-                        sink: FileLogSink(url: directory.appendingPathComponent("jqc.log")), clock: clock)
+        logger = Logger(
+            label: "jqc", minimumLevel: configuration.logLevel,
+            sink: FileLogSink(url: directory.appendingPathComponent("jqc.log")), clock: clock)
 
         // Tier 1
-        store = try DatabaseQueue(path: directory.appendingPathComponent("jqc.sqlite").path,
-                                  configuration: DatabaseConfiguration(synchronous: configuration.synchronous))
+        store = try DatabaseQueue(
+            path: directory.appendingPathComponent("jqc.sqlite").path,
+            configuration: DatabaseConfiguration(synchronous: configuration.synchronous))
         var migrator = DatabaseMigrator()
         AppComposition.registerMigrations(&migrator)
         try migrator.migrate(store)
@@ -115,8 +117,9 @@ public final class AppComposition: Sendable {
         refusals = FileUpdateRefusalMemory(url: directory.appendingPathComponent("update-required"))
 
         // Tier 2
-        let api = APIClient(config: server, transport: transport, tokens: tokens, refusals: refusals,
-                            identity: ClientIdentity(version: configuration.clientVersion), clock: clock, logger: logger)
+        let api = APIClient(
+            config: server, transport: transport, tokens: tokens, refusals: refusals,
+            identity: ClientIdentity(version: configuration.clientVersion), clock: clock, logger: logger)
         self.api = api
 
         // Tier 3 — features: stores, services, hooks (each later issue adds its own here).
@@ -129,8 +132,9 @@ public final class AppComposition: Sendable {
         cleaners.append { try referenceStore.clearCache() }
 
         // Photos: imported JPEGs and their upload stage (owners are told through PhotoUploadListener).
-        let photos = try PhotoService(database: store, directory: directory.appendingPathComponent("photos"), api: api,
-                                      clock: clock, logger: logger.labeled("photos"))
+        let photos = try PhotoService(
+            database: store, directory: directory.appendingPathComponent("photos"), api: api,
+            clock: clock, logger: logger.labeled("photos"))
         self.photos = photos
         stages.append(photos.uploadStage)
         reporters.append(photos)
@@ -144,12 +148,14 @@ public final class AppComposition: Sendable {
         let tokens = self.tokens
         let schedulingStore = SchedulingStore(queue: store)
         let followUpStore = FollowUpStore(queue: store, inspections: inspectionStore)
-        let prefiller = ReinspectionPrefiller(inspections: inspectionStore, followUps: followUpStore,
-                                              reference: referenceStore)
+        let prefiller = ReinspectionPrefiller(
+            inspections: inspectionStore, followUps: followUpStore,
+            reference: referenceStore)
         let schedulingHooks: [any InspectionSubmitHook] = [
-            ScheduleFulfilmentHook(store: schedulingStore, inspections: inspectionStore,
-                                   serverToday: { serverToday.today },
-                                   currentUserID: { tokens.load().map { Int($0.user.id) } }),
+            ScheduleFulfilmentHook(
+                store: schedulingStore, inspections: inspectionStore,
+                serverToday: { serverToday.today },
+                currentUserID: { tokens.load().map { Int($0.user.id) } }),
             FollowUpSubmitHook(store: followUpStore, inspections: inspectionStore),
         ]
         // Photo ↔ inspection wiring and issues (issue 8): built before the inspection service, whose draft
@@ -159,38 +165,48 @@ public final class AppComposition: Sendable {
         photos.register(inspectionPhotos as any PhotoUploadListener, for: .inspection)
         photos.register(inspectionPhotos as any PhotoOwnerStatusProvider, for: .inspection)
         let issueStore = IssueStore(queue: store)
-        let issues = IssueService(store: issueStore, inspections: inspectionStore, reference: referenceStore,
-                                  photos: photos, api: api, clock: clock, logger: logger)
+        let issues = IssueService(
+            store: issueStore, inspections: inspectionStore, reference: referenceStore,
+            photos: photos, api: api, clock: clock, logger: logger)
         self.issues = issues
         photos.register(IssuePhotoListener(store: issueStore), for: .issue)
         photos.register(IssuePhotoOwnerStatus(store: issueStore), for: .issue)
         let draftDeletionHooks: [any InspectionDraftDeletionHook] = [inspectionPhotos, issues]
-        inspections = InspectionService(store: inspectionStore, reference: referenceStore, clock: clock,
-                                        submitHooks: schedulingHooks, deletionHooks: draftDeletionHooks)
+        inspections = InspectionService(
+            store: inspectionStore, reference: referenceStore, clock: clock,
+            submitHooks: schedulingHooks, deletionHooks: draftDeletionHooks)
         history = InspectionHistory(api: api)
         autosave = DraftAutosaver(service: inspections, clock: clock)
         let photoGate: any InspectionPhotoGate = inspectionPhotos  // rule 12: photos settle first
         stages.append(InspectionPushStage(api: api, store: inspectionStore, photoGate: photoGate))
         reporters.append(InspectionOutboxReporter(store: inspectionStore))
         // Issues (issue 8): push after inspections (rule 11), queued edits, the assigned-issues pull.
-        stages += [IssuePushStage(service: issues), IssueEditsStage(service: issues),
-                   AssignedIssuesPullStage(service: issues)]
+        stages += [
+            IssuePushStage(service: issues), IssueEditsStage(service: issues),
+            AssignedIssuesPullStage(service: issues),
+        ]
         reporters.append(issues)
         cleaners.append { try issues.clearServerPulledData() }
         // Unsynced work that keeps a pruned facility as inactive (seed 001 §8.4).
         let facilityReferences: [any FacilityReferenceSource] = [inspectionStore, issueStore]
-        stages.append(ReferencePullStage(api: api, store: referenceStore, referencedFacilityIDs: { db in
-            var ids = Set<Int>()
-            for source in facilityReferences { ids.formUnion(try source.facilityIDsReferencedByUnsyncedWork(db: db)) }
-            return ids
-        }))
+        stages.append(
+            ReferencePullStage(
+                api: api, store: referenceStore,
+                referencedFacilityIDs: { db in
+                    var ids = Set<Int>()
+                    for source in facilityReferences {
+                        ids.formUnion(try source.facilityIDsReferencedByUnsyncedWork(db: db))
+                    }
+                    return ids
+                }))
 
         // Notifications and dashboard stats (best-effort pulls; the poller is started at launch).
         let notificationStore = NotificationStore(queue: store)
         let notificationSinks = NotificationRelay()
         self.notificationSinks = notificationSinks
-        let notifications = NotificationService(store: notificationStore, api: api, sink: notificationSinks,
-                                                clock: clock, logger: logger)
+        let notifications = NotificationService(
+            store: notificationStore, api: api, sink: notificationSinks,
+            clock: clock, logger: logger)
         let dashboard = DashboardService(store: notificationStore, api: api, clock: clock, logger: logger)
         self.notifications = notifications
         self.dashboard = dashboard
@@ -206,8 +222,9 @@ public final class AppComposition: Sendable {
             },
             isOnline: { !switchStore.loadForcedOffline() },
             prefill: { try prefiller.prefill(parentServerID: $0, templateID: $1) })
-        let followUps = FollowUpService(store: followUpStore, prefiller: prefiller, inspections: inspectionStore,
-                                        schedules: schedulingStore, api: api)
+        let followUps = FollowUpService(
+            store: followUpStore, prefiller: prefiller, inspections: inspectionStore,
+            schedules: schedulingStore, api: api)
         self.scheduling = scheduling
         self.followUps = followUps
         stages += [FollowUpsPullStage(service: followUps), ScheduledPullStage(service: scheduling)]
@@ -216,24 +233,28 @@ public final class AppComposition: Sendable {
         serverPulledDataCleaners = cleaners
 
         // Tier 4
-        connectivity = ConnectivityMonitor(probe: {
-                                               let health = try await AppComposition.health(api)
-                                               serverToday.record(health.today)  // issue 9: for the submit hook
-                                               return health
-                                           },
-                                           overrideStore: connectivitySwitch, clock: clock)
+        connectivity = ConnectivityMonitor(
+            probe: {
+                let health = try await AppComposition.health(api)
+                serverToday.record(health.today)  // issue 9: for the submit hook
+                return health
+            },
+            overrideStore: connectivitySwitch, clock: clock)
         let connectivity = self.connectivity
         sync = SyncEngine(
             stages: stages,
-            guards: SyncGuards(isOnline: { await connectivity.isOnline },
-                               isSignedIn: { await api.isSignedIn },
-                               isUpdateRequired: { await api.isUpdateRequired }),
+            guards: SyncGuards(
+                isOnline: { await connectivity.isOnline },
+                isSignedIn: { await api.isSignedIn },
+                isUpdateRequired: { await api.isUpdateRequired }),
             clock: clock, classify: SyncFailure.classify, logger: logger.labeled("sync"))
-        scheduler = SyncScheduler(engine: sync, connectivity: connectivity, clock: clock,
-                                  interval: configuration.syncInterval)
-        notificationPoller = NotificationPoller(connectivity: connectivity, clock: clock,
-                                                isSignedIn: { await api.isSignedIn },
-                                                poll: { await notifications.poll() })
+        scheduler = SyncScheduler(
+            engine: sync, connectivity: connectivity, clock: clock,
+            interval: configuration.syncInterval)
+        notificationPoller = NotificationPoller(
+            connectivity: connectivity, clock: clock,
+            isSignedIn: { await api.isSignedIn },
+            poll: { await notifications.poll() })
     }
 
     /// Every feature's migrations, in feature order (each namespaced by its feature).

@@ -2,6 +2,7 @@ import Foundation
 import JQCKit
 import JQCNetwork
 import JQCStorage
+import JQCSync
 
 /// What the composition root is built from: the data directory, the server, the build, and the live
 /// pieces tests replace (clock, transport).
@@ -24,10 +25,12 @@ public struct AppConfiguration: Sendable {
     public var logLevel: LogLevel
 
     /// A configuration with the defaults: libcurl, the system clock, `synchronous=FULL`, a pass every 5 minutes.
-    public init(dataDirectory: URL, server: ServerConfig, clientVersion: String = AppComposition.version,
-                clock: any Clock = SystemClock(), transport: (any HTTPTransport)? = nil,
-                synchronous: DatabaseConfiguration.Synchronous = .full, syncInterval: Double = 300,
-                logLevel: LogLevel = .info) {
+    public init(
+        dataDirectory: URL, server: ServerConfig, clientVersion: String = AppComposition.version,
+        clock: any Clock = SystemClock(), transport: (any HTTPTransport)? = nil,
+        synchronous: DatabaseConfiguration.Synchronous = .full, syncInterval: Double = 300,
+        logLevel: LogLevel = .info
+    ) {
         self.dataDirectory = dataDirectory
         self.server = server
         self.clientVersion = clientVersion
@@ -53,7 +56,6 @@ public final class FileConnectivityOverrideStore: ConnectivityOverrideStoreProto
     }
 }
 
-import JQCSync
 /// JQCSync's switch-store protocol, named here so this file reads plainly.
 public typealias ConnectivityOverrideStoreProtocol = ConnectivityOverrideStore
 
@@ -69,7 +71,8 @@ public struct OfflineGateTransport: HTTPTransport {
         self.isForcedOffline = isForcedOffline
     }
 
-    public func send(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws -> HTTPResponse
+    {
         if isForcedOffline() { throw TransportError.offline("offline mode is on; use 'online' to reconnect") }
         return try await base.send(request, progress: progress)
     }

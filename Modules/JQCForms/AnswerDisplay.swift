@@ -114,11 +114,13 @@ enum AnswerDisplay {
         for row in rows { for key in row.keys.sorted() where !headers.contains(key) { headers.append(key) } }
         if compact {
             let filled = rows.filter { row in row.values.contains { !isBlank($0) } }
-            return [filled.map { row in
-                headers.compactMap { header in
-                    row[header].flatMap { isBlank($0) ? nil : "\(header): \(plain($0))" }
-                }.joined(separator: ", ")
-            }.joined(separator: "; ")]
+            return [
+                filled.map { row in
+                    headers.compactMap { header in
+                        row[header].flatMap { isBlank($0) ? nil : "\(header): \(plain($0))" }
+                    }.joined(separator: ", ")
+                }.joined(separator: "; ")
+            ]
         }
         guard !headers.isEmpty else { return [rows.isEmpty ? "" : plain(value!)] }
         let separator = " │ "

@@ -40,8 +40,10 @@ public enum AnswerInput {
     public static func change(for field: FormField, arguments: [String], current: JSONValue?) throws -> AnswerChange {
         if field.type.isDisplayOnly {
             let kind = kindName(field.type)
-            throw FormsError(.notAnswerable, "Field \(field.reference) is a \(kind) and takes no answer; "
-                             + "answer one of the form's input fields instead.")
+            throw FormsError(
+                .notAnswerable,
+                "Field \(field.reference) is a \(kind) and takes no answer; "
+                    + "answer one of the form's input fields instead.")
         }
         let joined = arguments.joined(separator: " ")
         if field.type != .table && joined.trimmingCharacters(in: .whitespaces).isEmpty { return .clear }
@@ -108,8 +110,10 @@ public enum AnswerInput {
         return options.first { $0.trimmingCharacters(in: .whitespaces).lowercased() == wanted }
     }
 
-    private static func checkboxGroup(_ field: FormField, arguments: [String],
-                                      refuse: (String) -> FormsError) throws -> AnswerChange {
+    private static func checkboxGroup(
+        _ field: FormField, arguments: [String],
+        refuse: (String) -> FormsError
+    ) throws -> AnswerChange {
         let words = arguments.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         guard !field.options.isEmpty else { return .set(.array(words.map(JSONValue.string))) }
         var chosen = Set<String>()
@@ -135,15 +139,20 @@ public enum AnswerInput {
 
     private static func table(_ field: FormField, arguments: [String], current: JSONValue?) throws -> AnswerChange {
         let headers = field.columnHeaders
-        let accepts = "ROW COLUMN VALUE, with ROW from 1 to \(field.tableRows) and COLUMN one of "
+        let accepts =
+            "ROW COLUMN VALUE, with ROW from 1 to \(field.tableRows) and COLUMN one of "
             + (headers.isEmpty ? "its columns" : "\(list(headers)) or its number")
         func refuse() -> FormsError {
-            FormsError(.invalidAnswer, "Field \(field.reference) is a table and takes \(accepts); "
-                       + "\"\(arguments.joined(separator: " "))\" is not accepted.")
+            FormsError(
+                .invalidAnswer,
+                "Field \(field.reference) is a table and takes \(accepts); "
+                    + "\"\(arguments.joined(separator: " "))\" is not accepted.")
         }
         guard !headers.isEmpty else {
-            throw FormsError(.invalidAnswer, "Field \(field.reference) is a table without column headers, "
-                             + "so it cannot be answered; ask for the template to be fixed.")
+            throw FormsError(
+                .invalidAnswer,
+                "Field \(field.reference) is a table without column headers, "
+                    + "so it cannot be answered; ask for the template to be fixed.")
         }
         guard arguments.count >= 2, let row = Int(arguments[0]), (1...field.tableRows).contains(row) else {
             throw refuse()
@@ -249,8 +258,10 @@ extension FormAnswers {
     public mutating func setPhoto(fieldID: String, path: String, schema: FormSchema) throws {
         guard let field = schema.field(id: fieldID), field.type.isPhoto else {
             if let field = schema.field(id: fieldID) {
-                throw FormsError(.invalidAnswer, "Field \(field.reference) is a \(field.type.rawValue) field; "
-                                 + "photos go into image or signature fields.")
+                throw FormsError(
+                    .invalidAnswer,
+                    "Field \(field.reference) is a \(field.type.rawValue) field; "
+                        + "photos go into image or signature fields.")
             }
             try set(fieldID: fieldID, arguments: [path], schema: schema)  // throws .unknownField
             return

@@ -45,14 +45,18 @@ public enum FormRenderer {
         let lines: [String]
         switch style {
         case .grid:
-            lines = width >= minimumGridWidth
-                ? grid(schema, answers, width: width) : stacked(schema.fieldsInReadingOrder, answers, width: width,
-                                                                showIDs: true)
+            lines =
+                width >= minimumGridWidth
+                ? grid(schema, answers, width: width)
+                : stacked(
+                    schema.fieldsInReadingOrder, answers, width: width,
+                    showIDs: true)
         case .stacked:
             lines = stacked(schema.fieldsInReadingOrder, answers, width: width, showIDs: true)
         case .readOnly:
             let rows = readOnlyRows(schema: schema, answers: answers)
-            lines = width >= minimumGridWidth
+            lines =
+                width >= minimumGridWidth
                 ? readOnlyGrid(rows, answers, width: width)
                 : stacked(rows.flatMap { $0 }, answers, width: width, showIDs: false, compact: true)
         }
@@ -69,13 +73,14 @@ public enum FormRenderer {
     /// Pass 1 of rule 59: the ids of answered fields — a rating of 1…5, or any other input field
     /// with a non-blank value (not absent, `null`, blank text, `[]` or `{}`).
     public static func answeredFieldIDs(schema: FormSchema, answers: [String: JSONValue]) -> Set<String> {
-        Set(schema.fields.filter { field in
-            switch field.type {
-            case .rating: InspectionScorer.ratingValue(answers[field.id]) != nil
-            case _ where field.type.isDisplayOnly: false
-            default: !AnswerDisplay.isBlank(answers[field.id])
-            }
-        }.map(\.id))
+        Set(
+            schema.fields.filter { field in
+                switch field.type {
+                case .rating: InspectionScorer.ratingValue(answers[field.id]) != nil
+                case _ where field.type.isDisplayOnly: false
+                default: !AnswerDisplay.isBlank(answers[field.id])
+                }
+            }.map(\.id))
     }
 
     /// The read-only view's rows (seed 001 rule 59, five passes over the fields in `(row, col)` order):
@@ -96,8 +101,11 @@ public enum FormRenderer {
         }
         var groups: [(row: Int, fields: [FormField])] = []  // pass 4
         for field in ordered {
-            if groups.last?.row == field.row { groups[groups.count - 1].fields.append(field) }
-            else { groups.append((field.row, [field])) }
+            if groups.last?.row == field.row {
+                groups[groups.count - 1].fields.append(field)
+            } else {
+                groups.append((field.row, [field]))
+            }
         }
         return groups.map { $0.fields.filter { visible.contains($0.id) } }.filter { !$0.isEmpty }  // pass 5
     }
@@ -132,7 +140,9 @@ public enum FormRenderer {
                 canvas.write(displayOnlyLine(field, width: boxWidth - 1), x: x, y: fieldTop)
             } else {
                 let title = "#\(field.id) \(field.displayLabel)\(field.required ? " *" : "")"
-                let value = field.type.isDisplayOnly ? [displayOnlyLine(field, width: boxWidth - 4)]
+                let value =
+                    field.type.isDisplayOnly
+                    ? [displayOnlyLine(field, width: boxWidth - 4)]
                     : AnswerDisplay.lines(field, answers[field.id], width: boxWidth - 4)
                 canvas.box(x: x, y: fieldTop, width: boxWidth, height: height, title: title, content: value)
             }
@@ -160,8 +170,10 @@ public enum FormRenderer {
 
     // MARK: Stacked
 
-    private static func stacked(_ fields: [FormField], _ answers: [String: JSONValue], width: Int,
-                                showIDs: Bool, compact: Bool = false) -> [String] {
+    private static func stacked(
+        _ fields: [FormField], _ answers: [String: JSONValue], width: Int,
+        showIDs: Bool, compact: Bool = false
+    ) -> [String] {
         var lines: [String] = []
         for field in fields {
             if field.type == .section {
@@ -198,8 +210,9 @@ public enum FormRenderer {
             if row.allSatisfy(isOneLine) {
                 var canvas = TextCanvas(width: width, height: 1)
                 for field in row {
-                    canvas.write(displayOnlyLine(field, width: field.colSpan * columnWidth - 1),
-                                 x: (field.col - 1) * columnWidth, y: 0)
+                    canvas.write(
+                        displayOnlyLine(field, width: field.colSpan * columnWidth - 1),
+                        x: (field.col - 1) * columnWidth, y: 0)
                 }
                 lines += canvas.text
                 continue

@@ -76,14 +76,18 @@ public struct FormSchema: Sendable, Hashable {
                 reader.notes.append(Note(index: nil, fieldID: nil, message: "The schema was JSON text; it was read."))
                 reader.read(entries)
             } else {
-                reader.notes.append(Note(index: nil, fieldID: nil,
-                                         message: "The schema is text that is not a JSON array; it has no fields."))
+                reader.notes.append(
+                    Note(
+                        index: nil, fieldID: nil,
+                        message: "The schema is text that is not a JSON array; it has no fields."))
             }
         case .null:
             break
         default:
-            reader.notes.append(Note(index: nil, fieldID: nil,
-                                     message: "The schema is not a JSON array of fields; it has no fields."))
+            reader.notes.append(
+                Note(
+                    index: nil, fieldID: nil,
+                    message: "The schema is not a JSON array of fields; it has no fields."))
         }
         fields = reader.fields
         notes = reader.notes
@@ -98,9 +102,10 @@ public struct FormSchema: Sendable, Hashable {
         do {
             json = try JSONValue.parse(data)
         } catch {
-            throw FormsError(.malformedSchema,
-                             "The form schema is not valid JSON; fetch the template again or fix its JSON.",
-                             cause: String(describing: error))
+            throw FormsError(
+                .malformedSchema,
+                "The form schema is not valid JSON; fetch the template again or fix its JSON.",
+                cause: String(describing: error))
         }
         self.init(json: json)
     }
@@ -158,15 +163,19 @@ extension FormSchema {
                 }
                 guard let id = FieldID.normalize(entry["id"]) else {
                     let shown = entry["id"].map { $0.jsonString() } ?? "missing"
-                    notes.append(Note(index: index, fieldID: nil,
-                                      message: "Its id (\(shown)) is not an integer or non-empty text; ignored."))
+                    notes.append(
+                        Note(
+                            index: index, fieldID: nil,
+                            message: "Its id (\(shown)) is not an integer or non-empty text; ignored."))
                     continue
                 }
                 let type = Self.type(of: entry)
                 let claimant = knownClaims[id] ?? (type.isKnown ? nil : unknownClaims[id])
                 guard claimant == index else {
-                    notes.append(Note(index: index, fieldID: id,
-                                      message: "Another field with this id wins (the first of a known type); ignored."))
+                    notes.append(
+                        Note(
+                            index: index, fieldID: id,
+                            message: "Another field with this id wins (the first of a known type); ignored."))
                     continue
                 }
                 kept.append((index, id, object))
@@ -182,13 +191,17 @@ extension FormSchema {
                 .map(\.element)
         }
 
-        private mutating func field(_ index: Int, _ id: String, _ object: [String: JSONValue],
-                                    nextRow: inout Int) -> FormField {
+        private mutating func field(
+            _ index: Int, _ id: String, _ object: [String: JSONValue],
+            nextRow: inout Int
+        ) -> FormField {
             func note(_ message: String) { notes.append(Note(index: index, fieldID: id, message: message)) }
             let type = Self.type(of: .object(object))
             if case .unknown(let raw) = type {
-                note(raw.isEmpty ? "It has no type; it is shown as display-only."
-                                 : "Its type \"\(raw)\" is unknown; it is shown as display-only.")
+                note(
+                    raw.isEmpty
+                        ? "It has no type; it is shown as display-only."
+                        : "Its type \"\(raw)\" is unknown; it is shown as display-only.")
             }
             // Row: a missing one goes below every placed field.
             var row: Int
@@ -197,8 +210,10 @@ extension FormSchema {
             } else {
                 row = nextRow
                 nextRow += 1
-                note(object["row"] == nil ? "It has no row; it was placed on row \(row)."
-                                          : "Its row is not a whole number from 1; it was placed on row \(row).")
+                note(
+                    object["row"] == nil
+                        ? "It has no row; it was placed on row \(row)."
+                        : "Its row is not a whole number from 1; it was placed on row \(row).")
             }
             if row > Self.maximumRow {
                 note("Its row \(row) is past \(Self.maximumRow); it was clamped.")
@@ -211,8 +226,10 @@ extension FormSchema {
                 col = min(max(1, value), FormSchema.columns)
                 note("Its col \(value) is outside 1…\(FormSchema.columns); it was clamped to \(col).")
             case nil:
-                note(object["col"] == nil ? "It has no col; it was placed in column 1."
-                                          : "Its col is not a whole number; it was placed in column 1.")
+                note(
+                    object["col"] == nil
+                        ? "It has no col; it was placed in column 1."
+                        : "Its col is not a whole number; it was placed in column 1.")
             }
             let room = FormSchema.columns + 1 - col
             var colSpan = room
@@ -237,9 +254,10 @@ extension FormSchema {
                     note("Its rowSpan is not a whole number; it covers one row.")
                 }
             }
-            let tableRows = Self.integer(object["table_rows"] ?? object["tableRows"]).map {
-                min(max(1, $0), Self.maximumTableRows)
-            } ?? Self.defaultTableRows
+            let tableRows =
+                Self.integer(object["table_rows"] ?? object["tableRows"]).map {
+                    min(max(1, $0), Self.maximumTableRows)
+                } ?? Self.defaultTableRows
             return FormField(
                 id: id, type: type, label: Self.text(object["label"]) ?? "", row: row, col: col, colSpan: colSpan,
                 rowSpan: rowSpan, required: Self.flag(object["required"]), options: Self.texts(object["options"]),

@@ -47,10 +47,13 @@ public enum InspectionScorer {
                 earnedTotal += earned
                 countedTotal += 1
             }
-            parts.append(ScoreExplanation.Part(fieldID: field.id, type: field.type, label: field.displayLabel,
-                                               value: value, counted: earned != nil, earned: earned ?? 0))
+            parts.append(
+                ScoreExplanation.Part(
+                    fieldID: field.id, type: field.type, label: field.displayLabel,
+                    value: value, counted: earned != nil, earned: earned ?? 0))
         }
-        let score = countedTotal == 0
+        let score =
+            countedTotal == 0
             ? nil : PythonRounding.roundToHundredths(100 * earnedTotal / Double(countedTotal))
         return ScoreExplanation(parts: parts, earned: earnedTotal, counted: countedTotal, score: score)
     }
@@ -138,8 +141,10 @@ public struct ScoreExplanation: Sendable, Hashable {
 
         /// The part as JSON: `{id, type, label, value, counted, earned}` (`value` null when absent).
         public var json: JSONValue {
-            ["id": .string(fieldID), "type": .string(type.rawValue), "label": .string(label),
-             "value": value ?? .null, "counted": .bool(counted), "earned": .double(earned)]
+            [
+                "id": .string(fieldID), "type": .string(type.rawValue), "label": .string(label),
+                "value": value ?? .null, "counted": .bool(counted), "earned": .double(earned),
+            ]
         }
     }
 
@@ -154,8 +159,10 @@ public struct ScoreExplanation: Sendable, Hashable {
 
     /// The explanation as JSON: `{score, earned, counted, fields: [part]}`.
     public var json: JSONValue {
-        ["score": score.map(JSONValue.double) ?? .null, "earned": .double(earned), "counted": .int(Int64(counted)),
-         "fields": .array(parts.map(\.json))]
+        [
+            "score": score.map(JSONValue.double) ?? .null, "earned": .double(earned), "counted": .int(Int64(counted)),
+            "fields": .array(parts.map(\.json)),
+        ]
     }
 
     /// One line per part (`2  rating  "Floors clean and dry"  0.40 of 1`) and a total line, for people.

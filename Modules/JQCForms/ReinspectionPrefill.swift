@@ -13,8 +13,10 @@ public enum ReinspectionPrefill {
     ///   - parentAnswers: the parent's `form_data`: field-id string → JSON value.
     ///   - schema: the template's schema, or `nil` when it could not be resolved.
     /// - Returns: the answers to start the re-inspection with.
-    public static func answers(fromParent parentAnswers: [String: JSONValue],
-                               schema: FormSchema?) -> [String: JSONValue] {
+    public static func answers(
+        fromParent parentAnswers: [String: JSONValue],
+        schema: FormSchema?
+    ) -> [String: JSONValue] {
         guard let schema, !schema.isEmpty else { return [:] }
         var excluded = Set(schema.fields.filter { $0.type.isExcludedFromPrefill }.map(\.id))
         for entry in schema.raw.arrayValue ?? [] {

@@ -18,12 +18,16 @@ public struct ScoreFile: Sendable, Hashable {
         do {
             json = try JSONValue.parse(data)
         } catch {
-            throw FormsError(.malformedSchema, "The score file is not valid JSON; it must be "
-                             + "{\"schema\": [...], \"form_data\": {...}}.", cause: String(describing: error))
+            throw FormsError(
+                .malformedSchema,
+                "The score file is not valid JSON; it must be "
+                    + "{\"schema\": [...], \"form_data\": {...}}.", cause: String(describing: error))
         }
         guard let object = json.objectValue, case .array? = object["schema"] else {
-            throw FormsError(.malformedSchema, "The score file needs a \"schema\" array of fields, as in "
-                             + "{\"schema\": [...], \"form_data\": {...}}.")
+            throw FormsError(
+                .malformedSchema,
+                "The score file needs a \"schema\" array of fields, as in "
+                    + "{\"schema\": [...], \"form_data\": {...}}.")
         }
         switch object["form_data"] {
         case nil, .null?:

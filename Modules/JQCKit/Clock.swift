@@ -54,12 +54,18 @@ public final class ManualClock: Clock {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow = state.withLock { state -> Bool in
                     if seconds <= 0 || Task.isCancelled { return true }
-                    state.sleepers.append(Sleeper(id: id, deadline: state.now.addingTimeInterval(seconds),
-                                                  continuation: continuation))
+                    state.sleepers.append(
+                        Sleeper(
+                            id: id, deadline: state.now.addingTimeInterval(seconds),
+                            continuation: continuation))
                     return false
                 }
                 if resumeNow {
-                    if Task.isCancelled { continuation.resume(throwing: CancellationError()) } else { continuation.resume() }
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume()
+                    }
                 }
             }
         } onCancel: {

@@ -79,8 +79,10 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let day = CalendarDay(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "'\(text)' is not a yyyy-MM-dd day."))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "'\(text)' is not a yyyy-MM-dd day."))
         }
         self = day
     }

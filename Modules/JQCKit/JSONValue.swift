@@ -44,7 +44,9 @@ extension JSONValue {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw JSONValueError("The text is not valid JSON" + (detail.map { ": " + $0.trimmingCharacters(in: CharacterSet(charactersIn: ".")) } ?? "") + ".")
+            throw JSONValueError(
+                "The text is not valid JSON"
+                    + (detail.map { ": " + $0.trimmingCharacters(in: CharacterSet(charactersIn: ".")) } ?? "") + ".")
         }
         return try JSONValue(foundationObject: object)
     }
@@ -86,7 +88,11 @@ extension JSONValue {
         case "q", "i", "l", "s":
             self = .int(number.int64Value)
         case "Q", "I", "L", "S":
-            if let exact = Int64(exactly: number.uint64Value) { self = .int(exact) } else { self = .double(number.doubleValue) }
+            if let exact = Int64(exactly: number.uint64Value) {
+                self = .int(exact)
+            } else {
+                self = .double(number.doubleValue)
+            }
         default:
             if let decimal = number as? NSDecimalNumber, let exact = Int64(decimal.stringValue) {
                 self = .int(exact)  // very large negatives arrive as decimals; their text is exact
@@ -150,7 +156,8 @@ extension JSONValue {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case _ where scalar.value < 0x20:
-                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                out +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                     + String(scalar.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Which server the client talks to, and the only place a server URL is built (seed 001 rules 17, 81;
 /// CONTRACT.md "Conventions").
@@ -60,12 +61,14 @@ public enum ServerSelection: Sendable, Hashable, CustomStringConvertible {
     /// `scheme://host[:port]` lower-cased, or `nil` when `text` is not an acceptable server base URL.
     public static func normalizedBaseURL(_ text: String) -> URL? {
         guard let components = URLComponents(string: text),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host?.lowercased(), !host.isEmpty,
-              components.user == nil, components.password == nil,
-              components.query == nil, components.fragment == nil,
-              components.path.isEmpty || components.path == "/",
-              host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]" })
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host?.lowercased(), !host.isEmpty,
+            components.user == nil, components.password == nil,
+            components.query == nil, components.fragment == nil,
+            components.path.isEmpty || components.path == "/",
+            host.allSatisfy({
+                $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]"
+            })
         else { return nil }
         if let port = components.port, !(1...65_535).contains(port) { return nil }
         var normalized = URLComponents()
@@ -93,8 +96,6 @@ public final class InMemorySelectionStore: ServerSelectionStore {
     public func load() -> String? { value.withLock { $0 } }
     public func save(_ value: String) throws { self.value.withLock { $0 = value } }
 }
-
-import Synchronization
 
 /// The current server, read through validation every time (rule 81). Every request URL in the code
 /// base comes from ``url(path:)``.

@@ -32,8 +32,9 @@ extension APIClient {
             let user: User
         }
         let body: JSONValue = ["username": .string(username), "password": .string(password)]
-        let data = try await exchange(.post, path: "/api/v1/auth/login", query: [], body: .data(body.jsonData()),
-                                      kind: .api, authenticated: false)
+        let data = try await exchange(
+            .post, path: "/api/v1/auth/login", query: [], body: .data(body.jsonData()),
+            kind: .api, authenticated: false)
         let reply = try APIClient.decode(LoginReply.self, from: data)
         signOutLocally()
         store(Credentials(accessToken: reply.accessToken, refreshToken: reply.refreshToken, user: reply.user))
@@ -44,10 +45,12 @@ extension APIClient {
     /// clears the credentials whatever the answer (seed 001 §5). Local work is not touched.
     public func logout() async {
         if let held = currentCredentials, !isUpdateRequired {
-            var request = HTTPRequest(method: .post, url: configURL("/api/v1/auth/logout"),
-                                      body: .data(JSONValue.object(["refresh_token": .string(held.refreshToken)])
-                                                      .jsonData()),
-                                      kind: .probe)
+            var request = HTTPRequest(
+                method: .post, url: configURL("/api/v1/auth/logout"),
+                body: .data(
+                    JSONValue.object(["refresh_token": .string(held.refreshToken)])
+                        .jsonData()),
+                kind: .probe)
             request.headers.set("Content-Type", "application/json")
             request.headers.set("X-JQC-Client", identity.build)
             request.headers.set("X-JQC-API-Version", String(identity.apiVersion))

@@ -48,10 +48,11 @@ public actor APIClient {
     ///   - identity: the build (`jqc-shell/<version>`) sent as `X-JQC-Client`.
     ///   - clock: the device clock (a `ManualClock` in tests).
     ///   - logger: one line per request (method, path, status); tokens and bodies are never logged.
-    public init(config: ServerConfig, transport: any HTTPTransport, tokens: any TokenStore,
-                refusals: any UpdateRefusalMemory, identity: ClientIdentity, clock: any Clock = SystemClock(),
-                logger: Logger = .disabled)
-    {
+    public init(
+        config: ServerConfig, transport: any HTTPTransport, tokens: any TokenStore,
+        refusals: any UpdateRefusalMemory, identity: ClientIdentity, clock: any Clock = SystemClock(),
+        logger: Logger = .disabled
+    ) {
         self.config = config
         self.transport = transport
         self.tokens = tokens
@@ -109,18 +110,21 @@ public actor APIClient {
     ///   - idempotent: `true` when the server dedupes this request (e.g. on `local_id`), so the transport
     ///     may reuse a kept-alive connection for it; `nil` follows the method.
     /// - Throws: ``APIError``.
-    public func sendJSON(_ method: HTTPMethod, path: String, body: JSONValue? = nil,
-                         query: [URLQueryItem] = [], idempotent: Bool? = nil) async throws -> JSONValue
-    {
-        try await exchange(method, path: path, query: query, body: body.map { .data($0.jsonData()) } ?? .none,
-                           kind: .api, idempotent: idempotent)
+    public func sendJSON(
+        _ method: HTTPMethod, path: String, body: JSONValue? = nil,
+        query: [URLQueryItem] = [], idempotent: Bool? = nil
+    ) async throws -> JSONValue {
+        try await exchange(
+            method, path: path, query: query, body: body.map { .data($0.jsonData()) } ?? .none,
+            kind: .api, idempotent: idempotent)
     }
 
     /// Sends `body` (literal snake_case keys) with `method` and decodes the reply's `data` as `T`.
     /// - Throws: ``APIError``.
-    public func send<T: Decodable>(_ method: HTTPMethod, path: String, body: JSONValue? = nil,
-                                   as type: T.Type = T.self, idempotent: Bool? = nil) async throws -> T
-    {
+    public func send<T: Decodable>(
+        _ method: HTTPMethod, path: String, body: JSONValue? = nil,
+        as type: T.Type = T.self, idempotent: Bool? = nil
+    ) async throws -> T {
         try APIClient.decode(T.self, from: try await sendJSON(method, path: path, body: body, idempotent: idempotent))
     }
 
@@ -129,19 +133,22 @@ public actor APIClient {
     ///   - parts: the form parts (files are streamed from disk).
     ///   - progress: (bytes sent, bytes to send), called on a transport thread.
     /// - Throws: ``APIError``.
-    public func upload<T: Decodable>(path: String, parts: [MultipartPart], as type: T.Type = T.self,
-                                     progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> T
-    {
-        let data = try await exchange(.post, path: path, query: [], body: .multipart(parts), kind: .upload,
-                                      progress: progress)
+    public func upload<T: Decodable>(
+        path: String, parts: [MultipartPart], as type: T.Type = T.self,
+        progress: (@Sendable (Int64, Int64) -> Void)? = nil
+    ) async throws -> T {
+        let data = try await exchange(
+            .post, path: path, query: [], body: .multipart(parts), kind: .upload,
+            progress: progress)
         return try APIClient.decode(T.self, from: data)
     }
 
     /// `GET /api/v1/health` (no token, 5 s limit); also learns the server's clock from its `time`.
     /// - Throws: ``APIError``.
     public func health() async throws -> HealthStatus {
-        let data = try await exchange(.get, path: "/api/v1/health", query: [], body: .none, kind: .probe,
-                                      authenticated: false)
+        let data = try await exchange(
+            .get, path: "/api/v1/health", query: [], body: .none, kind: .probe,
+            authenticated: false)
         let status = try APIClient.decode(HealthStatus.self, from: data)
         if let time = status.time, let instant = DateFormats.instant(from: time) {
             serverClockOffset = instant.timeIntervalSince(clock.now)
@@ -169,13 +176,15 @@ public actor APIClient {
     // MARK: - The exchange
 
     /// Sends one request through the policy, the session and the classification; returns `data`.
-    func exchange(_ method: HTTPMethod, path: String, query: [URLQueryItem], body: HTTPBody, kind: RequestKind,
-                  authenticated: Bool = true, idempotent: Bool? = nil,
-                  progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> JSONValue
-    {
+    func exchange(
+        _ method: HTTPMethod, path: String, query: [URLQueryItem], body: HTTPBody, kind: RequestKind,
+        authenticated: Bool = true, idempotent: Bool? = nil,
+        progress: (@Sendable (Int64, Int64) -> Void)? = nil
+    ) async throws -> JSONValue {
         if refusals.isRefused(build: identity.build) { throw APIError.updateRequired }
-        var request = HTTPRequest(method: method, url: config.url(path: path, query: query), body: body, kind: kind,
-                                  idempotentOverride: idempotent)
+        var request = HTTPRequest(
+            method: method, url: config.url(path: path, query: query), body: body, kind: kind,
+            idempotentOverride: idempotent)
         request.headers.set("Accept", "application/json")
         request.headers.set("X-JQC-Client", identity.build)
         request.headers.set("X-JQC-API-Version", String(identity.apiVersion))
@@ -233,13 +242,16 @@ public actor APIClient {
                 throw APIError.undecodable("the reply was not a JQC envelope")
             }
             guard ok else {
-                throw APIError.rejected(status: status, message: APIClient.serverSentence(response.body)
-                                            ?? "The server refused the request.")
+                throw APIError.rejected(
+                    status: status,
+                    message: APIClient.serverSentence(response.body)
+                        ?? "The server refused the request.")
             }
             return members["data"] ?? .null
         case 401:
-            throw APIError.unauthorized(APIClient.serverSentence(response.body)
-                                            ?? "The server did not accept your sign-in. Sign in again.")
+            throw APIError.unauthorized(
+                APIClient.serverSentence(response.body)
+                    ?? "The server did not accept your sign-in. Sign in again.")
         case 426:
             do {
                 try refusals.remember(build: identity.build)
@@ -251,11 +263,15 @@ public actor APIClient {
         case 429:
             throw APIError.rateLimited(retryAfter: response.headers["Retry-After"].flatMap(parseRetryAfter))
         case 500...:
-            throw APIError.server(status: status, message: APIClient.serverSentence(response.body)
-                                      ?? "The server is unavailable. Try again later.")
+            throw APIError.server(
+                status: status,
+                message: APIClient.serverSentence(response.body)
+                    ?? "The server is unavailable. Try again later.")
         case 400..<500:
-            throw APIError.rejected(status: status, message: APIClient.serverSentence(response.body)
-                                        ?? "The server refused the request (HTTP \(status)).")
+            throw APIError.rejected(
+                status: status,
+                message: APIClient.serverSentence(response.body)
+                    ?? "The server refused the request (HTTP \(status)).")
         default:
             throw APIError.undecodable("the server answered with HTTP \(status)")
         }
@@ -275,7 +291,7 @@ public actor APIClient {
     private func refreshProactivelyIfNeeded(_ held: Credentials) async throws -> Credentials {
         if let task = refreshTask { return try await awaitRefresh(task) }
         guard let offset = serverClockOffset, let expiry = AccessToken.expiry(of: held.accessToken),
-              proactivelyRefreshedToken != held.accessToken
+            proactivelyRefreshedToken != held.accessToken
         else { return held }
         let serverNow = clock.now.addingTimeInterval(offset)
         guard expiry.timeIntervalSince(serverNow) <= APIClient.proactiveRefreshMargin else { return held }
@@ -319,8 +335,9 @@ public actor APIClient {
         defer { refreshTask = nil }
         refreshCount += 1
         if refusals.isRefused(build: identity.build) { throw APIError.updateRequired }
-        var request = HTTPRequest(method: .post, url: config.url(path: "/api/v1/auth/refresh"),
-                                  body: .data(JSONValue.object(["refresh_token": .string(refreshToken)]).jsonData()))
+        var request = HTTPRequest(
+            method: .post, url: config.url(path: "/api/v1/auth/refresh"),
+            body: .data(JSONValue.object(["refresh_token": .string(refreshToken)]).jsonData()))
         request.headers.set("Accept", "application/json")
         request.headers.set("Content-Type", "application/json")
         request.headers.set("X-JQC-Client", identity.build)
@@ -364,7 +381,7 @@ public actor APIClient {
     /// elsewhere rotated the tokens), now held here; `nil` when the store holds what this client holds.
     private func adoptNewerStoredCredentials(than held: Credentials) -> Credentials? {
         guard let stored = tokens.load(), stored.user.id == held.user.id,
-              stored.refreshToken != held.refreshToken
+            stored.refreshToken != held.refreshToken
         else { return nil }
         credentials = stored
         return stored

@@ -11,8 +11,8 @@ public enum AccessToken {
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let payload = Data(base64Encoded: base64),
-              let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
-              let exp = object["exp"] as? NSNumber
+            let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
+            let exp = object["exp"] as? NSNumber
         else { return nil }
         return Date(timeIntervalSince1970: exp.doubleValue)
     }
@@ -26,8 +26,8 @@ enum HTTPDate {
     static func parse(_ text: String) -> Date? {
         let words = text.split(separator: " ")
         guard words.count == 6, words[5] == "GMT",
-              let day = Int(words[1]), let monthIndex = months.firstIndex(of: words[2].lowercased()),
-              let year = Int(words[3])
+            let day = Int(words[1]), let monthIndex = months.firstIndex(of: words[2].lowercased()),
+            let year = Int(words[3])
         else { return nil }
         let time = words[4].split(separator: ":").compactMap { Int($0) }
         guard time.count == 3, (1...31).contains(day) else { return nil }

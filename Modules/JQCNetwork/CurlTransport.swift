@@ -5,7 +5,7 @@ import JQCKit
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The live ``HTTPTransport``: libcurl, one blocking `curl_easy_perform` per request on the serial queue
@@ -39,9 +39,10 @@ public final class CurlTransport: HTTPTransport {
         public var freshConnectionForNonIdempotent: Bool
 
         /// The defaults: 10 s connect timeout, 4 idle handles, fresh connections for non-idempotent requests.
-        public init(connectTimeout: Double = 10, maximumIdleHandles: Int = 4,
-                    freshConnectionForNonIdempotent: Bool = true)
-        {
+        public init(
+            connectTimeout: Double = 10, maximumIdleHandles: Int = 4,
+            freshConnectionForNonIdempotent: Bool = true
+        ) {
             self.connectTimeout = connectTimeout
             self.maximumIdleHandles = maximumIdleHandles
             self.freshConnectionForNonIdempotent = freshConnectionForNonIdempotent
@@ -81,7 +82,8 @@ public final class CurlTransport: HTTPTransport {
         case .success(let response):
             return response
         case .failure(let failure):
-            let droppedConnection = failure.code == CURLE_SEND_ERROR || failure.code == CURLE_RECV_ERROR
+            let droppedConnection =
+                failure.code == CURLE_SEND_ERROR || failure.code == CURLE_RECV_ERROR
                 || failure.code == CURLE_GOT_NOTHING
             let nothingApplied = request.isIdempotent || failure.bytesSent == 0
             if droppedConnection && failure.reusedConnection && nothingApplied && !Task.isCancelled {
@@ -104,9 +106,10 @@ public final class CurlTransport: HTTPTransport {
         let bytesSent: Int
     }
 
-    private func attempt(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?,
-                         fresh: Bool = false) async throws -> Result<HTTPResponse, Failure>
-    {
+    private func attempt(
+        _ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?,
+        fresh: Bool = false
+    ) async throws -> Result<HTTPResponse, Failure> {
         if Task.isCancelled { throw TransportError.cancelled }
         let handle = acquire()
         let transfer = Transfer(progress: progress)
@@ -114,8 +117,9 @@ public final class CurlTransport: HTTPTransport {
         let result: Result<HTTPResponse, Failure> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 handle.queue.async { [configuration] in
-                    let outcome = CurlTransport.perform(request, on: handle, transfer: transfer,
-                                                        configuration: configuration, fresh: fresh)
+                    let outcome = CurlTransport.perform(
+                        request, on: handle, transfer: transfer,
+                        configuration: configuration, fresh: fresh)
                     continuation.resume(returning: outcome)
                 }
             }
@@ -150,9 +154,10 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// Runs one blocking transfer on the calling (worker) thread.
-    private static func perform(_ request: HTTPRequest, on handle: EasyHandle, transfer: Transfer,
-                                configuration: Configuration, fresh: Bool) -> Result<HTTPResponse, Failure>
-    {
+    private static func perform(
+        _ request: HTTPRequest, on handle: EasyHandle, transfer: Transfer,
+        configuration: Configuration, fresh: Bool
+    ) -> Result<HTTPResponse, Failure> {
         let curl = handle.pointer
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
         var mime: OpaquePointer? = nil
@@ -170,8 +175,9 @@ public final class CurlTransport: HTTPTransport {
         _ = jqc_curl_easy_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0)
         let overall = max(1, Int(request.timeout * 1000))
         _ = jqc_curl_easy_setopt_long(curl, CURLOPT_TIMEOUT_MS, overall)
-        _ = jqc_curl_easy_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS,
-                                      min(overall, max(1, Int(configuration.connectTimeout * 1000))))
+        _ = jqc_curl_easy_setopt_long(
+            curl, CURLOPT_CONNECTTIMEOUT_MS,
+            min(overall, max(1, Int(configuration.connectTimeout * 1000))))
         if fresh || (!request.isIdempotent && configuration.freshConnectionForNonIdempotent) {
             _ = jqc_curl_easy_setopt_long(curl, CURLOPT_FRESH_CONNECT, 1)
         }
@@ -203,8 +209,9 @@ public final class CurlTransport: HTTPTransport {
             _ = jqc_curl_easy_setopt_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(data.count))
             data.withUnsafeBytes { bytes in
                 if let base = bytes.baseAddress, !bytes.isEmpty {
-                    _ = jqc_curl_easy_setopt_string(curl, CURLOPT_COPYPOSTFIELDS,
-                                                    base.assumingMemoryBound(to: CChar.self))
+                    _ = jqc_curl_easy_setopt_string(
+                        curl, CURLOPT_COPYPOSTFIELDS,
+                        base.assumingMemoryBound(to: CChar.self))
                 } else {
                     _ = "".withCString { jqc_curl_easy_setopt_string(curl, CURLOPT_COPYPOSTFIELDS, $0) }
                 }
@@ -227,9 +234,13 @@ public final class CurlTransport: HTTPTransport {
                 case .file(let url):
                     let code = url.path.withCString { curl_mime_filedata(mimePart, $0) }
                     if code != CURLE_OK {
-                        return .failure(Failure(code: code, error: .other("the file \(url.lastPathComponent) "
-                                                    + "could not be read"),
-                                                reusedConnection: false, bytesSent: 0))
+                        return .failure(
+                            Failure(
+                                code: code,
+                                error: .other(
+                                    "the file \(url.lastPathComponent) "
+                                        + "could not be read"),
+                                reusedConnection: false, bytesSent: 0))
                     }
                 }
                 if let filename = part.filename { _ = filename.withCString { curl_mime_filename(mimePart, $0) } }
@@ -252,8 +263,10 @@ public final class CurlTransport: HTTPTransport {
         _ = jqc_curl_easy_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &receivedStatus)
         if code == CURLE_PARTIAL_FILE && receivedStatus > 0 && !transfer.isCancelled {
             // The reply was cut short: hand over what arrived so the caller classifies it as unreadable.
-            return .success(HTTPResponse(status: receivedStatus, headers: HTTPHeaders(transfer.headers),
-                                         body: transfer.body))
+            return .success(
+                HTTPResponse(
+                    status: receivedStatus, headers: HTTPHeaders(transfer.headers),
+                    body: transfer.body))
         }
         if code == CURLE_OK {
             var status = 0
@@ -278,8 +291,10 @@ public final class CurlTransport: HTTPTransport {
                 error = .other(message)
             }
         }
-        return .failure(Failure(code: code, error: error, reusedConnection: newConnections == 0,
-                                bytesSent: requestSize))
+        return .failure(
+            Failure(
+                code: code, error: error, reusedConnection: newConnections == 0,
+                bytesSent: requestSize))
     }
 
     // MARK: - C callbacks (called on libcurl's thread; context is an unretained `Transfer`)

@@ -74,8 +74,9 @@ public struct MultipartPart: Sendable, Hashable {
     public static func file(_ name: String, url: URL, filename: String? = nil, contentType: String)
         -> MultipartPart
     {
-        MultipartPart(name: name, filename: filename ?? url.lastPathComponent, contentType: contentType,
-                      content: .file(url))
+        MultipartPart(
+            name: name, filename: filename ?? url.lastPathComponent, contentType: contentType,
+            content: .file(url))
     }
 }
 
@@ -159,9 +160,10 @@ public struct HTTPRequest: Sendable, Hashable {
     public var idempotentOverride: Bool?
 
     /// A request.
-    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: HTTPBody = .none,
-                kind: RequestKind = .api, timeoutOverride: Double? = nil, idempotentOverride: Bool? = nil)
-    {
+    public init(
+        method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: HTTPBody = .none,
+        kind: RequestKind = .api, timeoutOverride: Double? = nil, idempotentOverride: Bool? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

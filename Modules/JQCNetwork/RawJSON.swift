@@ -22,7 +22,7 @@ public struct RawJSON: Sendable, Hashable, Decodable, CustomStringConvertible {
     /// Decodes the value (`Decodable`).
     public init(from decoder: any Decoder) throws {
         if let root = decoder.userInfo[RawJSON.rootKey] as? JSONValue,
-           let found = RawJSON.lookup(root, path: decoder.codingPath)
+            let found = RawJSON.lookup(root, path: decoder.codingPath)
         {
             value = found
         } else {

@@ -62,8 +62,10 @@ public final class ScriptedTransport: HTTPTransport {
     public func route(_ method: HTTPMethod? = nil, path: String, _ steps: [Step], repeatLast: Bool = false) {
         state.withLock {
             $0.routes.append(
-                (matches: { ($0.url.path == path) && (method == nil || $0.method == method) },
-                 steps: steps, repeatLast: repeatLast))
+                (
+                    matches: { ($0.url.path == path) && (method == nil || $0.method == method) },
+                    steps: steps, repeatLast: repeatLast
+                ))
         }
     }
 

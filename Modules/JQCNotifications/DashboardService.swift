@@ -40,12 +40,14 @@ public final class DashboardService: Sendable {
         let started = generation.withLock { $0 }
         let reply = try await api.getJSON(Self.statsPath)
         guard reply.objectValue != nil else {
-            throw NotificationsError(.unexpectedReply,
+            throw NotificationsError(
+                .unexpectedReply,
                 "The server's dashboard stats were not an object; the last ones fetched are kept.")
         }
         let stats = DashboardStats(raw: reply, fetchedAt: clock.now)
-        try store.saveDashboard(reply, fetchedAt: stats.fetchedAt,
-                                shouldApply: { generation.withLock { $0 } == started })
+        try store.saveDashboard(
+            reply, fetchedAt: stats.fetchedAt,
+            shouldApply: { generation.withLock { $0 } == started })
         return stats
     }
 

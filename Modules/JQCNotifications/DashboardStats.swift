@@ -6,8 +6,10 @@ import JQCKit
 /// losslessly with the time they were fetched. A member the server left out or sent as `null` is `nil`.
 public struct DashboardStats: Sendable, Equatable {
     /// The stats keys of CONTRACT.md, in display order.
-    public static let keys = ["inspections_this_week", "average_score", "open_issues", "overdue_schedules",
-                              "pending_follow_ups"]
+    public static let keys = [
+        "inspections_this_week", "average_score", "open_issues", "overdue_schedules",
+        "pending_follow_ups",
+    ]
 
     /// The reply's `data` exactly as sent.
     public var raw: JSONValue

@@ -26,8 +26,10 @@ public struct NotificationItem: Sendable, Equatable, Hashable {
     public var readPendingPush: Bool
 
     /// A notification.
-    public init(id: Int64, title: String, body: String = "", link: String? = nil, eventType: String = "",
-                createdAt: String, createdInstant: Date? = nil, read: Bool = false, readPendingPush: Bool = false) {
+    public init(
+        id: Int64, title: String, body: String = "", link: String? = nil, eventType: String = "",
+        createdAt: String, createdInstant: Date? = nil, read: Bool = false, readPendingPush: Bool = false
+    ) {
         self.id = id
         self.title = title
         self.body = body
@@ -44,9 +46,10 @@ public struct NotificationItem: Sendable, Equatable, Hashable {
     /// - Returns: the notification, or `nil` when it has no integer `id`.
     public init?(json: JSONValue) {
         guard let id = json["id"]?.intValue else { return nil }
-        self.init(id: id, title: json["title"]?.stringValue ?? "", body: json["body"]?.stringValue ?? "",
-                  link: json["link"]?.stringValue, eventType: json["event_type"]?.stringValue ?? "",
-                  createdAt: json["created_at"]?.stringValue ?? "", read: json["read"]?.boolValue ?? false)
+        self.init(
+            id: id, title: json["title"]?.stringValue ?? "", body: json["body"]?.stringValue ?? "",
+            link: json["link"]?.stringValue, eventType: json["event_type"]?.stringValue ?? "",
+            createdAt: json["created_at"]?.stringValue ?? "", read: json["read"]?.boolValue ?? false)
     }
 }
 

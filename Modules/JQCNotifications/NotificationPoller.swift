@@ -32,9 +32,11 @@ public actor NotificationPoller {
     ///   - interval: seconds between polls (default 60).
     ///   - isSignedIn: whether someone is signed in now.
     ///   - poll: the work of one tick.
-    public init(connectivity: ConnectivityMonitor, clock: any Clock,
-                interval: Double = NotificationPoller.defaultInterval,
-                isSignedIn: @escaping @Sendable () async -> Bool, poll: @escaping Poll) {
+    public init(
+        connectivity: ConnectivityMonitor, clock: any Clock,
+        interval: Double = NotificationPoller.defaultInterval,
+        isSignedIn: @escaping @Sendable () async -> Bool, poll: @escaping Poll
+    ) {
         self.connectivity = connectivity
         self.clock = clock
         self.interval = interval

@@ -50,8 +50,10 @@ public final class NotificationService: Sendable {
     ///   - api: the API client (its session decides whose notifications these are).
     ///   - sink: where new notifications are announced (the composition root's ``NotificationRelay``).
     ///   - clock: the device clock — used for backoff and diagnostics only, never for the cursor.
-    public init(store: NotificationStore, api: APIClient, sink: any NotificationSink, clock: any Clock,
-                logger: Logger = .disabled) {
+    public init(
+        store: NotificationStore, api: APIClient, sink: any NotificationSink, clock: any Clock,
+        logger: Logger = .disabled
+    ) {
         self.store = store
         self.api = api
         self.sink = sink
@@ -139,15 +141,18 @@ public final class NotificationService: Sendable {
         let query = since.map { [URLQueryItem(name: "since", value: $0)] } ?? []
         let reply = try await api.getJSON(Self.listPath, query: query)
         guard let elements = reply.arrayValue else {
-            throw NotificationsError(.unexpectedReply,
+            throw NotificationsError(
+                .unexpectedReply,
                 "The server's notification list was not a list; notifications will be fetched again on the next sync.")
         }
         let items = elements.compactMap(NotificationItem.init(json:))
         if items.count != elements.count {
             logger.warning("skipped \(elements.count - items.count) notification(s) without an id")
         }
-        guard let result = try store.upsert(items, receivedAt: clock.now,
-                                            shouldApply: { generation.withLock { $0 } == started })
+        guard
+            let result = try store.upsert(
+                items, receivedAt: clock.now,
+                shouldApply: { generation.withLock { $0 } == started })
         else {
             logger.info("discarded a notification pull that finished after sign-out")
             return NotificationUpsert(new: [], received: 0, cursor: nil)

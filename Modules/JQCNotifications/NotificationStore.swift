@@ -12,7 +12,8 @@ public enum NotificationsSchema {
     /// Registers this feature's migrations, in order.
     public static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration(namespace: namespace, "1-create") { db in
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE notifications (
                     server_id INTEGER PRIMARY KEY NOT NULL,
                     title TEXT NOT NULL DEFAULT '',
@@ -92,21 +93,29 @@ public struct NotificationStore: Sendable {
             for item in received {
                 let exists: Int64? = try db.scalar("SELECT server_id FROM notifications WHERE server_id = ?", [item.id])
                 if exists == nil {
-                    try db.execute("""
+                    try db.execute(
+                        """
                         INSERT INTO notifications (server_id, title, body, link, event_type, created_at,
                                                    created_instant, read, received_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, [item.id, item.title, item.body, item.link, item.eventType, item.createdAt,
-                              item.createdInstant, item.read, receivedAt])
+                        """,
+                        [
+                            item.id, item.title, item.body, item.link, item.eventType, item.createdAt,
+                            item.createdInstant, item.read, receivedAt,
+                        ])
                     if !item.read { new.append(item) }
                 } else {
                     // Once read here, a notification stays read (the mark-read may still be queued).
-                    try db.execute("""
+                    try db.execute(
+                        """
                         UPDATE notifications SET title = ?, body = ?, link = ?, event_type = ?, created_at = ?,
                                created_instant = ?, read = MAX(read, ?)
                         WHERE server_id = ?
-                        """, [item.title, item.body, item.link, item.eventType, item.createdAt, item.createdInstant,
-                              item.read, item.id])
+                        """,
+                        [
+                            item.title, item.body, item.link, item.eventType, item.createdAt, item.createdInstant,
+                            item.read, item.id,
+                        ])
                 }
             }
             var cursor = try Self.cursor(db)
@@ -114,7 +123,8 @@ public struct NotificationStore: Sendable {
                 .max(by: { $0.createdInstant! < $1.createdInstant! }),
                 cursor.map({ newest.createdInstant! > $0.instant }) ?? true
             {
-                try db.execute("""
+                try db.execute(
+                    """
                     INSERT INTO notification_cursor (id, created_at, created_instant) VALUES (1, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at,
                                                    created_instant = excluded.created_instant
@@ -135,7 +145,7 @@ public struct NotificationStore: Sendable {
 
     private static func cursor(_ db: Database) throws -> (text: String, instant: Date)? {
         guard let row = try db.fetchOne("SELECT created_at, created_instant FROM notification_cursor WHERE id = 1"),
-              let text: String = row["created_at"], let instant: Date = row["created_instant"]
+            let text: String = row["created_at"], let instant: Date = row["created_instant"]
         else { return nil }
         return (text, instant)
     }
@@ -144,10 +154,12 @@ public struct NotificationStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func all() throws -> [NotificationItem] {
         try queue.read { db in
-            try db.fetchAll("""
+            try db.fetchAll(
+                """
                 SELECT server_id, title, body, link, event_type, created_at, created_instant, read, read_pending_push
                 FROM notifications ORDER BY created_instant IS NULL, created_instant DESC, server_id DESC
-                """).map(Self.item)
+                """
+            ).map(Self.item)
         }
     }
 
@@ -158,10 +170,11 @@ public struct NotificationStore: Sendable {
     }
 
     private static func item(_ row: Row) -> NotificationItem {
-        NotificationItem(id: row["server_id"] ?? 0, title: row["title"] ?? "", body: row["body"] ?? "",
-                         link: row["link"], eventType: row["event_type"] ?? "", createdAt: row["created_at"] ?? "",
-                         createdInstant: row["created_instant"], read: row["read"] ?? false,
-                         readPendingPush: row["read_pending_push"] ?? false)
+        NotificationItem(
+            id: row["server_id"] ?? 0, title: row["title"] ?? "", body: row["body"] ?? "",
+            link: row["link"], eventType: row["event_type"] ?? "", createdAt: row["created_at"] ?? "",
+            createdInstant: row["created_instant"], read: row["read"] ?? false,
+            readPendingPush: row["read_pending_push"] ?? false)
     }
 
     // MARK: Mark read (the queued server call)
@@ -173,7 +186,8 @@ public struct NotificationStore: Sendable {
         try queue.write { db in
             let ids: [Int64] = try db.fetchAll("SELECT server_id FROM notifications WHERE read = 0 ORDER BY server_id")
                 .compactMap { $0["server_id"] }
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE notifications SET read = 1, read_pending_push = 1, read_push_attempts = 0,
                        read_push_last_attempt_at = NULL, read_push_error = NULL
                 WHERE read = 0
@@ -186,7 +200,8 @@ public struct NotificationStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func queuedMarkRead() throws -> QueuedMarkRead? {
         try queue.read { db in
-            let rows = try db.fetchAll("""
+            let rows = try db.fetchAll(
+                """
                 SELECT server_id, read_push_attempts, read_push_last_attempt_at FROM notifications
                 WHERE read_pending_push = 1 ORDER BY server_id
                 """)
@@ -203,7 +218,8 @@ public struct NotificationStore: Sendable {
     public func dequeueMarkRead(_ ids: [Int64]) throws {
         try queue.write { db in
             for id in ids {
-                try db.execute("""
+                try db.execute(
+                    """
                     UPDATE notifications SET read_pending_push = 0, read_push_attempts = 0,
                            read_push_last_attempt_at = NULL, read_push_error = NULL
                     WHERE server_id = ?
@@ -217,7 +233,8 @@ public struct NotificationStore: Sendable {
     public func deferMarkRead(_ ids: [Int64], attempts: Int, reason: String, at date: Date) throws {
         try queue.write { db in
             for id in ids {
-                try db.execute("""
+                try db.execute(
+                    """
                     UPDATE notifications SET read_push_attempts = ?, read_push_last_attempt_at = ?, read_push_error = ?
                     WHERE server_id = ? AND read_pending_push = 1
                     """, [attempts, date, reason, id])
@@ -236,7 +253,8 @@ public struct NotificationStore: Sendable {
     public func saveDashboard(_ stats: JSONValue, fetchedAt: Date, shouldApply: () -> Bool = { true }) throws -> Bool {
         try queue.write { db in
             guard shouldApply() else { return false }
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO dashboard_stats (id, stats, fetched_at) VALUES (1, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET stats = excluded.stats, fetched_at = excluded.fetched_at
                 """, [stats, fetchedAt])
@@ -249,7 +267,7 @@ public struct NotificationStore: Sendable {
     public func dashboard() throws -> (stats: JSONValue, fetchedAt: Date)? {
         try queue.read { db in
             guard let row = try db.fetchOne("SELECT stats, fetched_at FROM dashboard_stats WHERE id = 1"),
-                  let stats: JSONValue = row["stats"], let fetchedAt: Date = row["fetched_at"]
+                let stats: JSONValue = row["stats"], let fetchedAt: Date = row["fetched_at"]
             else { return nil }
             return (stats, fetchedAt)
         }

@@ -65,8 +65,10 @@ public final class PhotoService: OutboxReporter, Sendable {
     ///   - clock: the clock for `last_attempt_at`, `created_at` and the orphan sweep.
     ///   - logger: the feature's logger.
     /// - Throws: ``PhotoError`` `.fileSystem` when the folder cannot be created.
-    public init(database: DatabaseQueue, directory: URL, api: APIClient, importer: PhotoImporter = PhotoImporter(),
-                clock: any Clock, logger: Logger = .disabled) throws {
+    public init(
+        database: DatabaseQueue, directory: URL, api: APIClient, importer: PhotoImporter = PhotoImporter(),
+        clock: any Clock, logger: Logger = .disabled
+    ) throws {
         self.database = database
         self.directory = directory
         self.photoStore = PhotoStore(directory: directory)
@@ -117,8 +119,10 @@ public final class PhotoService: OutboxReporter, Sendable {
     /// - Throws: ``PhotoError`` `.refused` (with the pipeline's sentence; nothing written), `.invalidOwner`,
     ///   `.fileSystem`, `.storage`; or `updatingOwner`'s error. No file or row is left behind on any error.
     @discardableResult
-    public func importPhoto(from file: URL, owner: PhotoOwner, capturedAt: Date,
-                            updatingOwner: ((Database, PendingPhoto) throws -> Void)? = nil) throws -> PendingPhoto {
+    public func importPhoto(
+        from file: URL, owner: PhotoOwner, capturedAt: Date,
+        updatingOwner: ((Database, PendingPhoto) throws -> Void)? = nil
+    ) throws -> PendingPhoto {
         try Self.validate(owner)
         try Self.ensureDirectory(directory)
         let id = UUID()
@@ -140,7 +144,8 @@ public final class PhotoService: OutboxReporter, Sendable {
             superseded = try database.write { db in
                 // An image or signature field holds one answer: a new photo supersedes the field's
                 // unsettled ones (a superseded photo must not block the inspection's submit).
-                let earlier = owner.kind == .inspection
+                let earlier =
+                    owner.kind == .inspection
                     ? try photoStore.photos(for: owner, in: db).filter(\.isUnsettled) : []
                 try photoStore.delete(earlier.map(\.id), in: db)
                 try photoStore.insert(photo, in: db)
@@ -149,8 +154,9 @@ public final class PhotoService: OutboxReporter, Sendable {
             }
         } catch let failure as DatabaseError {
             try? FileManager.default.removeItem(at: output)
-            throw PhotoError(.storage, "The photo could not be recorded: \(failure.description)",
-                             cause: failure.description)
+            throw PhotoError(
+                .storage, "The photo could not be recorded: \(failure.description)",
+                cause: failure.description)
         } catch {
             try? FileManager.default.removeItem(at: output)
             throw error
@@ -268,8 +274,9 @@ public final class PhotoService: OutboxReporter, Sendable {
     /// - Throws: `DatabaseError`.
     public func failedItems() throws -> [FailedOutboxItem] {
         try database.read { db in try photoStore.failed(in: db) }.map {
-            FailedOutboxItem(kind: "photo", localID: $0.id.uuidString,
-                             reason: $0.error ?? "The photo could not be uploaded.")
+            FailedOutboxItem(
+                kind: "photo", localID: $0.id.uuidString,
+                reason: $0.error ?? "The photo could not be uploaded.")
         }
     }
 
@@ -358,8 +365,9 @@ public final class PhotoService: OutboxReporter, Sendable {
                 progress(PhotoUploadProgress(photoID: id, bytesSent: sent, bytesTotal: total))
             }
         }
-        let reply = try await api.upload(path: "/api/v1/photos/upload", parts: parts, as: UploadReply.self,
-                                         progress: onProgress)
+        let reply = try await api.upload(
+            path: "/api/v1/photos/upload", parts: parts, as: UploadReply.self,
+            progress: onProgress)
         guard !reply.path.isEmpty else {
             throw APIError.undecodable("the upload reply has an empty path")
         }
@@ -367,10 +375,13 @@ public final class PhotoService: OutboxReporter, Sendable {
     }
 
     /// Stores the server path and tells the owner's listeners, all in one transaction.
-    private func settle(_ photo: PendingPhoto, path: String, url: String?,
-                        listeners: [(PhotoOwnerKind, any PhotoUploadListener)]) throws {
-        let uploaded = UploadedPhoto(id: photo.id, owner: photo.owner, serverPath: path, serverURL: url,
-                                     localSentinel: photo.sentinel)
+    private func settle(
+        _ photo: PendingPhoto, path: String, url: String?,
+        listeners: [(PhotoOwnerKind, any PhotoUploadListener)]
+    ) throws {
+        let uploaded = UploadedPhoto(
+            id: photo.id, owner: photo.owner, serverPath: path, serverURL: url,
+            localSentinel: photo.sentinel)
         let settled = try database.write { db -> Bool in
             // Re-read: the owner may have been deleted during the upload (its photos with it), or another
             // process may have settled this photo already; the listeners run at most once per settle.
@@ -384,9 +395,10 @@ public final class PhotoService: OutboxReporter, Sendable {
             try photoStore.markSettled(photo.id, in: db)
             return true
         }
-        logger.info(settled
-            ? "photo \(photo.id) uploaded as \(path) for \(photo.owner)"
-            : "photo \(photo.id) uploaded as \(path) but was deleted or settled meanwhile; owner not notified")
+        logger.info(
+            settled
+                ? "photo \(photo.id) uploaded as \(path) for \(photo.owner)"
+                : "photo \(photo.id) uploaded as \(path) but was deleted or settled meanwhile; owner not notified")
     }
 
     private func record(_ error: any Error, for photo: PendingPhoto, pass: SyncPass, report: inout StageReport) throws {
@@ -452,8 +464,9 @@ public final class PhotoService: OutboxReporter, Sendable {
         }
         switch owner.kind {
         case .inspection where (owner.fieldID ?? "").isEmpty:
-            throw PhotoError(.invalidOwner,
-                             "An inspection photo needs the id of the image or signature field it answers.")
+            throw PhotoError(
+                .invalidOwner,
+                "An inspection photo needs the id of the image or signature field it answers.")
         case .issue where owner.fieldID != nil:
             throw PhotoError(
                 .invalidOwner, "An issue photo belongs to the issue, not to a form field; omit the field id.")
@@ -464,12 +477,14 @@ public final class PhotoService: OutboxReporter, Sendable {
 
     private static func ensureDirectory(_ directory: URL) throws {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
-            throw PhotoError(.fileSystem,
-                             "The photos folder \(directory.path) could not be created: \(error.localizedDescription)",
-                             cause: "\(error)")
+            throw PhotoError(
+                .fileSystem,
+                "The photos folder \(directory.path) could not be created: \(error.localizedDescription)",
+                cause: "\(error)")
         }
     }
 }

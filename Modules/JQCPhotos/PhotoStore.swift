@@ -15,7 +15,8 @@ public enum PhotosSchema {
     /// Registers the photos migrations (`photos/1-create`).
     public static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration(namespace: namespace, "1-create") { db in
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE pending_photos (
                     id TEXT PRIMARY KEY NOT NULL,
                     owner_kind TEXT NOT NULL CHECK (owner_kind IN ('inspection', 'issue')),
@@ -66,10 +67,12 @@ public struct PhotoStore: Sendable {
         try db.execute(
             "INSERT INTO pending_photos (\(Self.columns)) "
                 + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [photo.id.uuidString, photo.owner.kind.rawValue, photo.owner.localID, photo.owner.fieldID,
-             photo.localFile.lastPathComponent, photo.entityType, photo.capturedAt, photo.createdAt, photo.width,
-             photo.height, photo.bytes, photo.state.rawValue, photo.serverPath, photo.serverURL,
-             photo.syncStatus.rawValue, photo.attempts, photo.lastAttemptAt, photo.error])
+            [
+                photo.id.uuidString, photo.owner.kind.rawValue, photo.owner.localID, photo.owner.fieldID,
+                photo.localFile.lastPathComponent, photo.entityType, photo.capturedAt, photo.createdAt, photo.width,
+                photo.height, photo.bytes, photo.state.rawValue, photo.serverPath, photo.serverURL,
+                photo.syncStatus.rawValue, photo.attempts, photo.lastAttemptAt, photo.error,
+            ])
     }
 
     /// One photo by id, or `nil`.
@@ -128,9 +131,10 @@ public struct PhotoStore: Sendable {
     /// Whether the record has a photo that is not settled (pending, uploaded or failed).
     /// - Throws: `DatabaseError`.
     func hasUnsettled(kind: PhotoOwnerKind, localID: String, in db: Database) throws -> Bool {
-        let count: Int = try db.scalar(
-            "SELECT COUNT(*) FROM pending_photos WHERE owner_kind = ? AND owner_local_id = ? "
-                + "AND upload_state <> 'settled'", [kind.rawValue, localID]) ?? 0
+        let count: Int =
+            try db.scalar(
+                "SELECT COUNT(*) FROM pending_photos WHERE owner_kind = ? AND owner_local_id = ? "
+                    + "AND upload_state <> 'settled'", [kind.rawValue, localID]) ?? 0
         return count > 0
     }
 

@@ -74,8 +74,9 @@ public final class Database {
             if result != SQLITE_OK {
                 let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
                 sqlite3_free(message)
-                throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: text, sql: sql,
-                                    systemErrno: sqlite3_system_errno(handle))
+                throw DatabaseError(
+                    resultCode: sqlite3_extended_errcode(handle), detail: text, sql: sql,
+                    systemErrno: sqlite3_system_errno(handle))
             }
             return
         }
@@ -125,7 +126,9 @@ public final class Database {
     /// Whether a transaction is open on this connection.
     public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-    private func withStatement<T>(_ sql: String, _ arguments: StatementArguments, _ body: (OpaquePointer) throws -> T) throws -> T {
+    private func withStatement<T>(_ sql: String, _ arguments: StatementArguments, _ body: (OpaquePointer) throws -> T)
+        throws -> T
+    {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -133,7 +136,8 @@ public final class Database {
         }
         let expected = Int(sqlite3_bind_parameter_count(statement))
         guard expected == arguments.count else {
-            throw DatabaseError(kind: .misuse, detail: "the statement expects \(expected) arguments, got \(arguments.count): \(sql)")
+            throw DatabaseError(
+                kind: .misuse, detail: "the statement expects \(expected) arguments, got \(arguments.count): \(sql)")
         }
         for (index, argument) in arguments.enumerated() {
             try bind(argument.databaseValue, at: Int32(index + 1), statement, sql: sql)
@@ -146,8 +150,9 @@ public final class Database {
         var statement: OpaquePointer?
         let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard result == SQLITE_OK, let statement else {
-            throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: String(cString: sqlite3_errmsg(handle)), sql: sql,
-                                systemErrno: sqlite3_system_errno(handle))
+            throw DatabaseError(
+                resultCode: sqlite3_extended_errcode(handle), detail: String(cString: sqlite3_errmsg(handle)), sql: sql,
+                systemErrno: sqlite3_system_errno(handle))
         }
         statementCache[sql] = statement
         return statement
@@ -164,7 +169,9 @@ public final class Database {
         case .text(let text): result = sqlite3_bind_text(statement, index, text, -1, Database.transient)
         case .blob(let data):
             result = data.withUnsafeBytes { buffer in
-                sqlite3_bind_blob64(statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(buffer.count), Database.transient)
+                sqlite3_bind_blob64(
+                    statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(buffer.count),
+                    Database.transient)
             }
         }
         guard result == SQLITE_OK else {
@@ -177,8 +184,9 @@ public final class Database {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            throw DatabaseError(resultCode: sqlite3_extended_errcode(handle), detail: String(cString: sqlite3_errmsg(handle)), sql: sql,
-                                systemErrno: sqlite3_system_errno(handle))
+            throw DatabaseError(
+                resultCode: sqlite3_extended_errcode(handle), detail: String(cString: sqlite3_errmsg(handle)), sql: sql,
+                systemErrno: sqlite3_system_errno(handle))
         }
     }
 

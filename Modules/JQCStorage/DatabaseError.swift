@@ -1,9 +1,9 @@
 import CSQLite
+import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
-import Foundation
 
 /// A failure of the local store, with SQLite's primary and extended result codes and a sentence a
 /// person can act on (issue 2, "Bad input": disk full, read-only, corrupt file, busy).
@@ -48,14 +48,17 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable
     /// An error for a SQLite result code.
     /// An error for a SQLite result code; `systemErrno` (from `sqlite3_system_errno`) turns a failed write on a
     /// full disk (ENOSPC, EFBIG, EDQUOT), which SQLite may report as an I/O error, into ``Kind/diskFull``.
-    public init(resultCode: Int32, extendedResultCode: Int32? = nil, detail: String, sql: String? = nil,
-                systemErrno: Int32) {
+    public init(
+        resultCode: Int32, extendedResultCode: Int32? = nil, detail: String, sql: String? = nil,
+        systemErrno: Int32
+    ) {
         let osReason = systemErrno != 0 ? ": " + String(cString: strerror(systemErrno)) : ""
         let detail = resultCode & 0xff == SQLITE_IOERR ? detail + osReason : detail
         self.init(resultCode: resultCode, extendedResultCode: extendedResultCode, detail: detail, sql: sql)
         if resultCode & 0xff == SQLITE_IOERR, [ENOSPC, EFBIG, EDQUOT].contains(systemErrno) {
-            self = DatabaseError(resultCode: SQLITE_FULL, extendedResultCode: extendedResultCode ?? resultCode,
-                                 detail: detail, sql: sql)
+            self = DatabaseError(
+                resultCode: SQLITE_FULL, extendedResultCode: extendedResultCode ?? resultCode,
+                detail: detail, sql: sql)
         }
     }
 
@@ -105,7 +108,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable
             return "The local store is busy: another jqc process is writing to it (\(detail)). "
                 + "Wait for it to finish and try again."
         case .cannotOpen:
-            return "The local store could not be opened (\(detail)). Check that the data directory exists and is writable."
+            return
+                "The local store could not be opened (\(detail)). Check that the data directory exists and is writable."
         case .constraint:
             return "The change was refused by the local store (\(detail)); nothing was changed."
         case .ioError:

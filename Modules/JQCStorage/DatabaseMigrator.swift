@@ -35,10 +35,13 @@ public struct DatabaseMigrator: Sendable {
     ///   - namespace: the feature's name.
     ///   - identifier: unique within the namespace; never rename one that shipped.
     ///   - migrate: the schema change (`CREATE TABLE`, `ALTER TABLE … ADD COLUMN … DEFAULT …`).
-    public mutating func registerMigration(namespace: String, _ identifier: String,
-                                           migrate: @escaping @Sendable (Database) throws -> Void) {
-        precondition(!migrations.contains { $0.namespace == namespace && $0.identifier == identifier },
-                     "migration \(namespace)/\(identifier) registered twice")
+    public mutating func registerMigration(
+        namespace: String, _ identifier: String,
+        migrate: @escaping @Sendable (Database) throws -> Void
+    ) {
+        precondition(
+            !migrations.contains { $0.namespace == namespace && $0.identifier == identifier },
+            "migration \(namespace)/\(identifier) registered twice")
         migrations.append(Migration(namespace: namespace, identifier: identifier, migrate: migrate))
     }
 
@@ -52,7 +55,8 @@ public struct DatabaseMigrator: Sendable {
     @discardableResult
     public func migrate(_ store: DatabaseQueue) throws -> [String] {
         try store.write { db in
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE IF NOT EXISTS jqc_migrations (
                     key TEXT PRIMARY KEY NOT NULL,
                     applied_at TEXT NOT NULL
@@ -62,21 +66,29 @@ public struct DatabaseMigrator: Sendable {
             let known = Set(registeredKeys)
             let unknown = applied.subtracting(known).sorted()
             if !unknown.isEmpty {
-                throw DatabaseError(kind: .newerSchema, detail:
-                    "This data directory was written by a newer version of jqc (it has the change "
-                    + "\(unknown.map { "'\($0)'" }.joined(separator: ", ")) that this version does not know). "
-                    + "Update jqc, or use another data directory; nothing was changed.")
+                throw DatabaseError(
+                    kind: .newerSchema,
+                    detail:
+                        "This data directory was written by a newer version of jqc (it has the change "
+                        + "\(unknown.map { "'\($0)'" }.joined(separator: ", ")) that this version does not know). "
+                        + "Update jqc, or use another data directory; nothing was changed.")
             }
             var appliedNow: [String] = []
             for migration in migrations where !applied.contains(migration.key) {
                 do {
                     try migration.migrate(db)
-                    try db.execute("INSERT INTO jqc_migrations (key, applied_at) VALUES (?, ?)", [migration.key, Date()])
-                } catch let error as DatabaseError where error.kind == .diskFull || error.kind == .busy || error.kind == .readOnly {
+                    try db.execute(
+                        "INSERT INTO jqc_migrations (key, applied_at) VALUES (?, ?)", [migration.key, Date()])
+                } catch let error as DatabaseError
+                    where error.kind == .diskFull || error.kind == .busy || error.kind == .readOnly
+                {
                     throw error
                 } catch {
-                    throw DatabaseError(kind: .migrationFailed, detail:
-                        "Updating the local store failed at '\(migration.key)' (\(error)); the store was left as it was.")
+                    throw DatabaseError(
+                        kind: .migrationFailed,
+                        detail:
+                            "Updating the local store failed at '\(migration.key)' (\(error)); the store was left as it was."
+                    )
                 }
                 appliedNow.append(migration.key)
             }

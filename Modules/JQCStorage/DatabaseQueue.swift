@@ -39,7 +39,8 @@ public struct DatabaseConfiguration: Sendable {
 /// try store.write { db in try db.execute("UPDATE …", [value, id]) }
 /// let count: Int? = try store.read { db in try db.scalar("SELECT count(*) FROM …") }
 /// ```
-public final class DatabaseQueue: @unchecked Sendable {  // because: the connection is touched only while `lock` is held.
+// because: the connection is touched only while `lock` is held.
+public final class DatabaseQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var connection: Database?
     /// The file path.
@@ -84,7 +85,9 @@ public final class DatabaseQueue: @unchecked Sendable {  // because: the connect
 
     private func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
         try lock.withLock {
-            guard let database = connection else { throw DatabaseError(kind: .misuse, detail: "The local store is closed.") }
+            guard let database = connection else {
+                throw DatabaseError(kind: .misuse, detail: "The local store is closed.")
+            }
             return try body(database)
         }
     }

@@ -146,8 +146,8 @@ enum DatabaseDateFormat {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              let millisecond = number(20..<23)
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            let millisecond = number(20..<23)
         else { return nil }
         var parts = tm()
         parts.tm_year = Int32(year - 1900)

@@ -1,5 +1,6 @@
 import Foundation
 import JQCKit
+import Synchronization
 
 /// What the server's `/api/v1/health` said (CONTRACT.md): the probe result and the source of "today".
 public struct ServerHealth: Sendable, Equatable {
@@ -37,8 +38,6 @@ public final class InMemoryOverrideStore: ConnectivityOverrideStore {
     public func saveForcedOffline(_ offline: Bool) throws { value.withLock { $0 = offline } }
 }
 
-import Synchronization
-
 /// Whether requests may leave, learned by probing the server's health with backoff, plus the manual
 /// offline switch (`offline` = airplane mode: no request leaves). Transitions are published; a transition
 /// to online triggers a sync pass (the scheduler listens). Replaces iOS's `NWPathMonitor` (SPEC.md §3).
@@ -63,8 +62,10 @@ public actor ConnectivityMonitor {
     ///   - onlineInterval: seconds between probes while reachable (default 60).
     ///   - minimumBackoff: first retry delay after a failed probe, seconds (default 5), doubling up to
     ///   - maximumBackoff: (default 300).
-    public init(probe: @escaping Probe, overrideStore: any ConnectivityOverrideStore, clock: any Clock,
-                onlineInterval: Double = 60, minimumBackoff: Double = 5, maximumBackoff: Double = 300) {
+    public init(
+        probe: @escaping Probe, overrideStore: any ConnectivityOverrideStore, clock: any Clock,
+        onlineInterval: Double = 60, minimumBackoff: Double = 5, maximumBackoff: Double = 300
+    ) {
         self.probe = probe
         self.overrideStore = overrideStore
         self.clock = clock

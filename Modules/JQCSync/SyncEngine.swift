@@ -11,8 +11,10 @@ public struct SyncGuards: Sendable {
     public var isUpdateRequired: @Sendable () async -> Bool
 
     /// Guards from closures.
-    public init(isOnline: @escaping @Sendable () async -> Bool, isSignedIn: @escaping @Sendable () async -> Bool,
-                isUpdateRequired: @escaping @Sendable () async -> Bool = { false }) {
+    public init(
+        isOnline: @escaping @Sendable () async -> Bool, isSignedIn: @escaping @Sendable () async -> Bool,
+        isUpdateRequired: @escaping @Sendable () async -> Bool = { false }
+    ) {
         self.isOnline = isOnline
         self.isSignedIn = isSignedIn
         self.isUpdateRequired = isUpdateRequired
@@ -62,9 +64,11 @@ public actor SyncEngine {
     private var continuations: [UUID: AsyncStream<SyncSnapshot>.Continuation] = [:]
 
     /// An engine over `stages` (sorted by their declared order).
-    public init(stages: [any SyncStage], guards: SyncGuards, clock: any Clock, policy: OutboxPolicy = OutboxPolicy(),
-                classify: @escaping SyncFailureClassifier, logger: Logger = .disabled,
-                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1.5) }) {
+    public init(
+        stages: [any SyncStage], guards: SyncGuards, clock: any Clock, policy: OutboxPolicy = OutboxPolicy(),
+        classify: @escaping SyncFailureClassifier, logger: Logger = .disabled,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1.5) }
+    ) {
         self.stages = stages.sorted { $0.order < $1.order }
         self.guards = guards
         self.clock = clock
@@ -150,8 +154,9 @@ public actor SyncEngine {
             publish()
             throw stop
         }
-        let context = SyncPass(isExplicit: explicit, clock: clock, policy: policy, classify: classify,
-                               logger: logger, jitter: jitter)
+        let context = SyncPass(
+            isExplicit: explicit, clock: clock, policy: policy, classify: classify,
+            logger: logger, jitter: jitter)
         var reports: [StageReport] = []
         var stop: SyncStopError?
         for stage in stages {
@@ -167,12 +172,15 @@ public actor SyncEngine {
                 report = try await stage.run(context)
             } catch let error as SyncStopError {
                 stop = error
-                reports.append(StageReport(name: stage.name, seconds: clock.now.timeIntervalSince(stageStart), error: error.message))
+                reports.append(
+                    StageReport(
+                        name: stage.name, seconds: clock.now.timeIntervalSince(stageStart), error: error.message))
                 break
             } catch {
                 let message = SyncEngine.sentence(for: error, classify: classify)
                 logger.warning("stage \(stage.name) failed: \(message)")
-                reports.append(StageReport(name: stage.name, seconds: clock.now.timeIntervalSince(stageStart), error: message))
+                reports.append(
+                    StageReport(name: stage.name, seconds: clock.now.timeIntervalSince(stageStart), error: message))
                 if case .stopPass(let stopError) = context.disposition(for: error, attempts: 0) {
                     stop = stopError
                     break
@@ -204,11 +212,13 @@ public actor SyncEngine {
 
     private func checkGuards() async throws {
         if await guards.isUpdateRequired() {
-            throw SyncStopError(.updateRequired,
+            throw SyncStopError(
+                .updateRequired,
                 "Update required: the server no longer accepts this version of jqc. Everything stays queued.")
         }
         guard await guards.isOnline() else {
-            throw SyncStopError(.offline, "You are offline; everything stays queued and will sync when you are back online.")
+            throw SyncStopError(
+                .offline, "You are offline; everything stays queued and will sync when you are back online.")
         }
         guard await guards.isSignedIn() else {
             throw SyncStopError(.signedOut, "You are not signed in; log in to sync. Nothing was lost.")

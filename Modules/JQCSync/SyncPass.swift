@@ -17,9 +17,11 @@ public struct SyncPass: Sendable {
     private let jitter: @Sendable () -> Double
 
     /// A pass context.
-    public init(isExplicit: Bool, clock: any Clock, policy: OutboxPolicy = OutboxPolicy(),
-                classify: @escaping SyncFailureClassifier, logger: Logger = .disabled,
-                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1.5) }) {
+    public init(
+        isExplicit: Bool, clock: any Clock, policy: OutboxPolicy = OutboxPolicy(),
+        classify: @escaping SyncFailureClassifier, logger: Logger = .disabled,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1.5) }
+    ) {
         self.isExplicit = isExplicit
         self.clock = clock
         self.policy = policy

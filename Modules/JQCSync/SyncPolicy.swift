@@ -76,8 +76,10 @@ public struct OutboxPolicy: Sendable {
         case .signedOut:
             return .stopPass(SyncStopError(.signedOut, "You are signed out; log in again to sync. Nothing was lost."))
         case .updateRequired:
-            return .stopPass(SyncStopError(.updateRequired,
-                "Update required: the server no longer accepts this version of jqc. Everything stays queued."))
+            return .stopPass(
+                SyncStopError(
+                    .updateRequired,
+                    "Update required: the server no longer accepts this version of jqc. Everything stays queued."))
         case .cancelled:
             return .stopPass(SyncStopError(.cancelled, "Sync was cancelled; everything stays queued."))
         }

@@ -25,18 +25,20 @@ public actor SyncScheduler {
         guard tasks.isEmpty else { return }
         let transitions = await connectivity.transitions()
         let engine = self.engine
-        tasks.append(Task {
-            for await online in transitions where online {
-                _ = try? await engine.sync(explicit: false)
-            }
-        })
+        tasks.append(
+            Task {
+                for await online in transitions where online {
+                    _ = try? await engine.sync(explicit: false)
+                }
+            })
         let clock = self.clock, interval = self.interval
-        tasks.append(Task {
-            while !Task.isCancelled {
-                do { try await clock.sleep(seconds: interval) } catch { return }
-                _ = try? await engine.sync(explicit: false)
-            }
-        })
+        tasks.append(
+            Task {
+                while !Task.isCancelled {
+                    do { try await clock.sleep(seconds: interval) } catch { return }
+                    _ = try? await engine.sync(explicit: false)
+                }
+            })
     }
 
     /// Stops both triggers (a pass in flight finishes on its own).

@@ -47,8 +47,10 @@ public struct StageReport: Sendable, Equatable, Codable {
     public var error: String?
 
     /// A report with counts.
-    public init(name: String = "", pushed: Int = 0, pulled: Int = 0, failed: Int = 0, deferred: Int = 0,
-                seconds: Double = 0, error: String? = nil) {
+    public init(
+        name: String = "", pushed: Int = 0, pulled: Int = 0, failed: Int = 0, deferred: Int = 0,
+        seconds: Double = 0, error: String? = nil
+    ) {
         self.name = name
         self.pushed = pushed
         self.pulled = pulled

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JQCFacilities
 
 @Test("the module is linked")

@@ -1,5 +1,6 @@
 import JQCKit
 import Testing
+
 @testable import JQCForms
 
 @Suite("Form layout rules (seed 001 rules 58–60, 62, 77)")
@@ -21,19 +22,20 @@ struct FormRendererRuleTests {
     func readingOrder() {
         #expect(Self.shuffled.fieldsInReadingOrder.map(\.id) == ["1", "4", "2", "3", "5", "6", "7", "8", "9"])
         let stacked = FormRenderer.render(schema: Self.shuffled, answers: [:], width: 60, style: .stacked)
-        #expect(stacked.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) == [
-            "━━ First " + String(repeating: "━", count: 51),
-            "Say why",
-            "#2 Floors: ☆☆☆☆☆",
-            "",
-            "━━ Second " + String(repeating: "━", count: 50),
-            "#5 Notes:",
-            "Orphan note",
-            "#7 Photo: [no photo]",
-            "",
-            "━━ Empty section " + String(repeating: "━", count: 43),
-            "#9 Unanswered: [ ]",
-        ])
+        #expect(
+            stacked.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) == [
+                "━━ First " + String(repeating: "━", count: 51),
+                "Say why",
+                "#2 Floors: ☆☆☆☆☆",
+                "",
+                "━━ Second " + String(repeating: "━", count: 50),
+                "#5 Notes:",
+                "Orphan note",
+                "#7 Photo: [no photo]",
+                "",
+                "━━ Empty section " + String(repeating: "━", count: 43),
+                "#9 Unanswered: [ ]",
+            ])
     }
 
     @Test("the read-only view keeps answered fields, the label just before one and sections holding one")
@@ -50,18 +52,20 @@ struct FormRendererRuleTests {
 
     @Test("read-only rows are one row high whatever the rowSpan, placed by their column")
     func rowSpansCollapse() {
-        let text = FormRenderer.render(schema: Self.shuffled, answers: ["2": 4, "7": "local://x.jpg"], width: 104,
-                                       style: .readOnly)
-        #expect(text == """
-            ━━ First \(String(repeating: "━", count: 86))
-            Say why                                         Floors
-                                                            ★★★★☆ 4/5
-            ━━ Second \(String(repeating: "━", count: 85))
-            Orphan note
-            Photo
-            [photo: x.jpg · not uploaded]
+        let text = FormRenderer.render(
+            schema: Self.shuffled, answers: ["2": 4, "7": "local://x.jpg"], width: 104,
+            style: .readOnly)
+        #expect(
+            text == """
+                ━━ First \(String(repeating: "━", count: 86))
+                Say why                                         Floors
+                                                                ★★★★☆ 4/5
+                ━━ Second \(String(repeating: "━", count: 85))
+                Orphan note
+                Photo
+                [photo: x.jpg · not uploaded]
 
-            """)
+                """)
     }
 
     @Test("below 100 columns the grid is drawn stacked, one field per line (rule 77)")
@@ -69,8 +73,9 @@ struct FormRendererRuleTests {
         let schema = DemoTemplates.schema(DemoTemplates.restroomQC)
         let answers = DemoTemplates.answers(DemoTemplates.answers501)
         for width in [20, 60, 99] {
-            #expect(FormRenderer.render(schema: schema, answers: answers, width: width, style: .grid)
-                == FormRenderer.render(schema: schema, answers: answers, width: width, style: .stacked))
+            #expect(
+                FormRenderer.render(schema: schema, answers: answers, width: width, style: .grid)
+                    == FormRenderer.render(schema: schema, answers: answers, width: width, style: .stacked))
         }
         #expect(FormRenderer.render(schema: schema, answers: answers, width: 100, style: .grid).hasPrefix("━━"))
         #expect(FormRenderer.render(schema: schema, answers: answers, width: 100, style: .grid).contains("┌─ #2"))
@@ -84,21 +89,23 @@ struct FormRendererRuleTests {
             ["id": 2, "type": "mystery", "label": "Odd", "row": 2, "col": 1, "colSpan": 12],
         ])
         let answers: [String: JSONValue] = ["1": "one two three four five six seven eight nine ten eleven"]
-        #expect(FormRenderer.render(schema: schema, answers: answers, width: 30, style: .stacked) == """
-            #1 Notes:
-                one two three four five
-                six seven eight nine ten
-                eleven
-            Odd (shown only: type
-            "mystery")
+        #expect(
+            FormRenderer.render(schema: schema, answers: answers, width: 30, style: .stacked) == """
+                #1 Notes:
+                    one two three four five
+                    six seven eight nine ten
+                    eleven
+                Odd (shown only: type
+                "mystery")
 
-            """)
-        #expect(FormRenderer.render(schema: schema, answers: answers, width: 100, style: .grid) == """
-            ┌─ #1 Notes ───────────┐
-            │ one two three four…  │
-            └──────────────────────┘
-            Odd (shown only: type "mystery")
+                """)
+        #expect(
+            FormRenderer.render(schema: schema, answers: answers, width: 100, style: .grid) == """
+                ┌─ #1 Notes ───────────┐
+                │ one two three four…  │
+                └──────────────────────┘
+                Odd (shown only: type "mystery")
 
-            """)
+                """)
     }
 }

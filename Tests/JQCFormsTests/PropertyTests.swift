@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import Testing
+
 @testable import JQCForms
 
 /// Random schemas and answers from a seeded generator: nothing traps, and the scorer agrees with a
@@ -25,8 +26,10 @@ struct PropertyTests {
     }
 
     static func randomPlacement(_ generator: inout SeededGenerator) -> JSONValue? {
-        let pool: [JSONValue?] = [nil, 1, 2, 6, 7, 12, 13, 0, -3, 99, "4", "x", .double(3.0), .double(2.5), .null,
-                                  .int(Int64.max), .int(Int64.min), true]
+        let pool: [JSONValue?] = [
+            nil, 1, 2, 6, 7, 12, 13, 0, -3, 99, "4", "x", .double(3.0), .double(2.5), .null,
+            .int(Int64.max), .int(Int64.min), true,
+        ]
         return pool.randomElement(using: &generator)!
     }
 
@@ -39,7 +42,9 @@ struct PropertyTests {
             }
             var object: [String: JSONValue] = [:]
             if let id = randomID(&generator) { object["id"] = id }
-            object["type"] = Int.random(in: 0..<4, using: &generator) == 0 ? randomValue(&generator)
+            object["type"] =
+                Int.random(in: 0..<4, using: &generator) == 0
+                ? randomValue(&generator)
                 : .string(types.randomElement(using: &generator)!)
             object["label"] = Bool.random(using: &generator) ? "Field" : randomValue(&generator)
             for key in ["row", "col", "colSpan", "rowSpan", "table_rows"] {
@@ -164,8 +169,10 @@ struct PropertyTests {
     @Test("random answers typed into random fields either store a value or refuse with a sentence")
     func answersNeverTrap() {
         var generator = SeededGenerator(seed: 9)
-        let words = ["", "0", "3", "9", "true", "no", "pass", "Fail", "good", "2026-02-30", "2026-07-14", "1", "A",
-                     "x@y.z", "4.5", "-", "local://p.jpg", "Vacuumed,Trash", "Trash"]
+        let words = [
+            "", "0", "3", "9", "true", "no", "pass", "Fail", "good", "2026-02-30", "2026-07-14", "1", "A",
+            "x@y.z", "4.5", "-", "local://p.jpg", "Vacuumed,Trash", "Trash",
+        ]
         for _ in 0..<3000 {
             let schema = FormSchema(json: Self.randomSchema(&generator))
             guard let field = schema.fields.randomElement(using: &generator) else { continue }

@@ -2,6 +2,7 @@ import Foundation
 import JQCKit
 import JQCTestSupport
 import Testing
+
 @testable import JQCForms
 
 /// Mutated schema text through the parser, scorer, validator and renderers (issue 11 "Fuzzing").
@@ -20,7 +21,9 @@ struct SchemaFuzzTests {
     func mutatedSchemas() throws {
         var generator = FuzzGenerator(seed: 0x5343_4845)
         let iterations = FuzzBudget.iterations(default: 400)
-        let answers: [String: JSONValue] = ["2": "4", "3": "Pass", "4": [["Stall": "1", "Note": "ok"]], "5": ["Soap"], "6": "x"]
+        let answers: [String: JSONValue] = [
+            "2": "4", "3": "Pass", "4": [["Stall": "1", "Note": "ok"]], "5": ["Soap"], "6": "x",
+        ]
         var parsed = 0, refused = 0
         for _ in 0..<iterations {
             let text = Mutator.mutate(Data(SchemaFuzzTests.seed.utf8), using: &generator)

@@ -2,14 +2,16 @@ import Foundation
 import JQCKit
 import JQCTestSupport
 import Testing
+
 @testable import JQCForms
 
 @Suite("Scoring (SCORING.md, seed 001 §18)")
 struct ScoringTests {
     static let vectorsURL = TestPaths.sharedFixture("scoring/vectors.json")
 
-    @Test("every shared scoring vector gives exactly its expected score",
-          .enabled(if: vectorsURL != nil, "../shared is absent, so the shared scoring vectors are skipped"))
+    @Test(
+        "every shared scoring vector gives exactly its expected score",
+        .enabled(if: vectorsURL != nil, "../shared is absent, so the shared scoring vectors are skipped"))
     func sharedVectors() throws {
         let file = try JSONValue.parse(Data(contentsOf: try #require(Self.vectorsURL)))
         let vectors = try #require(file["vectors"]?.arrayValue)
@@ -61,43 +63,48 @@ struct ScoringTests {
 
     @Test("the first field of a known type owns a duplicated id; an unknown type never does")
     func duplicateIDs() throws {
-        let schema = try JSONValue.parse(#"""
-        [{"id":1,"type":"mystery"},{"id":1,"type":"rating"},{"id":1,"type":"checkbox"},
-         {"id":2,"type":"section"},{"id":2,"type":"checkbox"}]
-        """#)
+        let schema = try JSONValue.parse(
+            #"""
+            [{"id":1,"type":"mystery"},{"id":1,"type":"rating"},{"id":1,"type":"checkbox"},
+             {"id":2,"type":"section"},{"id":2,"type":"checkbox"}]
+            """#)
         #expect(InspectionScorer.score(schema: schema, formData: ["1": "3", "2": "false"]) == 60)
     }
 
     @Test("the explanation lists each scoreable field's counted and earned part in schema order")
     func explanation() {
         let schema = DemoTemplates.schema(DemoTemplates.restroomQC)
-        let explanation = InspectionScorer.explain(schema: schema,
-                                                   formData: DemoTemplates.answers(DemoTemplates.answers501))
+        let explanation = InspectionScorer.explain(
+            schema: schema,
+            formData: DemoTemplates.answers(DemoTemplates.answers501))
         #expect(explanation.parts.map(\.fieldID) == ["2", "3", "4", "5", "6", "7"])
         #expect(explanation.parts.map(\.earned) == [0.4, 0.8, 0, 1, 1, 0])
         #expect(explanation.parts.allSatisfy { $0.counted })
         #expect(explanation.counted == 6)
         #expect(explanation.score == 53.33)
-        #expect(explanation.lines == [
-            "2  rating  \"Floors clean and dry\"  0.4 of 1",
-            "3  rating  \"Mirrors and fixtures\"  0.8 of 1",
-            "4  pass_fail  \"Soap dispensers filled\"  0 of 1",
-            "5  pass_fail  \"Paper products stocked\"  1 of 1",
-            "6  checkbox  \"Trash emptied\"  1 of 1",
-            "7  radio  \"Odor\"  0 of 1",
-            "total: 3.2 of 6 → 53.33",
-        ])
+        #expect(
+            explanation.lines == [
+                "2  rating  \"Floors clean and dry\"  0.4 of 1",
+                "3  rating  \"Mirrors and fixtures\"  0.8 of 1",
+                "4  pass_fail  \"Soap dispensers filled\"  0 of 1",
+                "5  pass_fail  \"Paper products stocked\"  1 of 1",
+                "6  checkbox  \"Trash emptied\"  1 of 1",
+                "7  radio  \"Odor\"  0 of 1",
+                "total: 3.2 of 6 → 53.33",
+            ])
         #expect(explanation.json["score"] == .double(53.33))
-        #expect(explanation.json["fields"]?.arrayValue?.first == [
-            "id": "2", "type": "rating", "label": "Floors clean and dry", "value": "2", "counted": true,
-            "earned": .double(0.4),
-        ])
+        #expect(
+            explanation.json["fields"]?.arrayValue?.first == [
+                "id": "2", "type": "rating", "label": "Floors clean and dry", "value": "2", "counted": true,
+                "earned": .double(0.4),
+            ])
     }
 
     @Test("a schema with nothing counted has no score, and the explanation says so")
     func noScore() {
-        let explanation = InspectionScorer.explain(schema: DemoTemplates.schema(DemoTemplates.floorCare),
-                                                   formData: ["201": "", "203": "0"])
+        let explanation = InspectionScorer.explain(
+            schema: DemoTemplates.schema(DemoTemplates.floorCare),
+            formData: ["201": "", "203": "0"])
         #expect(explanation.score == nil)
         #expect(explanation.parts.map(\.counted) == [false, false, false])
         #expect(explanation.lines.last == "total: nothing counted → no score")
@@ -151,9 +158,11 @@ struct PythonRoundingTests {
 struct ScoreFileTests {
     @Test("a score file gives the score and its explanation")
     func reads() throws {
-        let file = try ScoreFile(data: Data(#"""
-        {"schema":[{"id":1,"type":"rating"},{"id":"2","type":"checkbox"}],"form_data":{"1":"4","2":"true"}}
-        """#.utf8))
+        let file = try ScoreFile(
+            data: Data(
+                #"""
+                {"schema":[{"id":1,"type":"rating"},{"id":"2","type":"checkbox"}],"form_data":{"1":"4","2":"true"}}
+                """#.utf8))
         #expect(file.score == 90)
         #expect(file.explanation.parts.map(\.earned) == [0.8, 1])
         let unanswered = try ScoreFile(data: Data(#"{"schema":[{"id":1,"type":"radio"}]}"#.utf8))
@@ -165,10 +174,14 @@ struct ScoreFileTests {
     func refuses() {
         let cases: [(String, String)] = [
             ("{nope", "The score file is not valid JSON; it must be {\"schema\": [...], \"form_data\": {...}}."),
-            (#"{"form_data":{}}"#,
-             "The score file needs a \"schema\" array of fields, as in {\"schema\": [...], \"form_data\": {...}}."),
-            (#"{"schema":[],"form_data":[1]}"#,
-             "The score file's \"form_data\" must be an object of field id → answer."),
+            (
+                #"{"form_data":{}}"#,
+                "The score file needs a \"schema\" array of fields, as in {\"schema\": [...], \"form_data\": {...}}."
+            ),
+            (
+                #"{"schema":[],"form_data":[1]}"#,
+                "The score file's \"form_data\" must be an object of field id → answer."
+            ),
         ]
         for (text, message) in cases {
             do {

@@ -1,5 +1,6 @@
 import JQCKit
 import Testing
+
 @testable import JQCForms
 
 @Suite("Required fields (SCORING.md) and re-inspection prefill (seed 001 §15, rule 79)")
@@ -15,8 +16,9 @@ struct ValidationAndPrefillTests {
         ])
         #expect(RequiredFields.missingLabels(in: schema, answers: [:]) == ["Third", "First", "Group"])
         #expect(RequiredFields.missingLabels(in: schema, answers: ["3": "x", "1": "4", "4": ["a"]]).isEmpty)
-        #expect(RequiredFields.missingLabels(in: schema, answers: ["3": "0", "1": 0, "4": []])
-            == ["Third", "First", "Group"])
+        #expect(
+            RequiredFields.missingLabels(in: schema, answers: ["3": "0", "1": 0, "4": []])
+                == ["Third", "First", "Group"])
         let office = DemoTemplates.schema(DemoTemplates.officeCleaning)
         #expect(RequiredFields.missingLabels(in: office, answers: ["109": "false"]) == ["Client walkthrough done"])
         #expect(RequiredFields.missing(in: office, answers: DemoTemplates.answers(DemoTemplates.answers502)).isEmpty)
@@ -33,16 +35,21 @@ struct ValidationAndPrefillTests {
     @Test("a re-inspection copies the parent's answers except rating, pass_fail, image and signature")
     func prefillExcludes() {
         let schema = DemoTemplates.schema(DemoTemplates.restroomQC)
-        let copied = ReinspectionPrefill.answers(fromParent: DemoTemplates.answers(DemoTemplates.answers501),
-                                                 schema: schema)
-        #expect(copied == ["6": "true", "7": "Poor", "8": "Men", "10": "Floor wet near sinks", "13": "2026-07-10",
-                           "14": "J. Park"])
+        let copied = ReinspectionPrefill.answers(
+            fromParent: DemoTemplates.answers(DemoTemplates.answers501),
+            schema: schema)
+        #expect(
+            copied == [
+                "6": "true", "7": "Poor", "8": "Men", "10": "Floor wet near sinks", "13": "2026-07-10",
+                "14": "J. Park",
+            ])
     }
 
     @Test("prefilled arrays stay arrays, never joined into text")
     func prefillArrays() {
-        let copied = ReinspectionPrefill.answers(fromParent: DemoTemplates.answers(DemoTemplates.answers502),
-                                                 schema: DemoTemplates.schema(DemoTemplates.officeCleaning))
+        let copied = ReinspectionPrefill.answers(
+            fromParent: DemoTemplates.answers(DemoTemplates.answers502),
+            schema: DemoTemplates.schema(DemoTemplates.officeCleaning))
         #expect(copied["102"] == ["Vacuumed", "Trash"])
         #expect(copied["106"] == [["Item": "Towels", "Count": "12", "Reorder?": "no"]])
         #expect(copied["103"] == nil && copied["104"] == nil)
@@ -59,10 +66,13 @@ struct ValidationAndPrefillTests {
 
     @Test("an excluded type blocks its id even on a duplicate the schema ignores")
     func prefillDuplicates() {
-        let schema = FormSchema(json: [["id": 1, "type": "text"], ["id": 1, "type": "image"],
-                                       ["id": 2, "type": "text"]])
-        let copied = ReinspectionPrefill.answers(fromParent: ["1": "uploads/a.jpg", "2": "kept", "9": "extra"],
-                                                 schema: schema)
+        let schema = FormSchema(json: [
+            ["id": 1, "type": "text"], ["id": 1, "type": "image"],
+            ["id": 2, "type": "text"],
+        ])
+        let copied = ReinspectionPrefill.answers(
+            fromParent: ["1": "uploads/a.jpg", "2": "kept", "9": "extra"],
+            schema: schema)
         #expect(copied == ["2": "kept", "9": "extra"])
     }
 }

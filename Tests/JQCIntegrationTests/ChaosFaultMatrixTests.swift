@@ -18,7 +18,8 @@ struct ChaosFaultMatrixTests {
 
     /// One endpoint per stage (the method is given where the path is shared by a push and a pull).
     static let endpoints: [(method: String?, path: String)] = [
-        ("POST", "/api/v1/inspections"), ("POST", "/api/v1/issues"), (nil, "/api/v1/facilities"), (nil, "/api/v1/areas"), (nil, "/api/v1/templates"),
+        ("POST", "/api/v1/inspections"), ("POST", "/api/v1/issues"), (nil, "/api/v1/facilities"),
+        (nil, "/api/v1/areas"), (nil, "/api/v1/templates"),
         (nil, "/api/v1/notifications"), (nil, "/api/v1/dashboard/stats"), ("GET", "/api/v1/inspections"),
         (nil, "/api/v1/scheduled-inspections"), (nil, "/api/v1/issues"), (nil, "/api/v1/photos/upload"),
     ]
@@ -27,8 +28,9 @@ struct ChaosFaultMatrixTests {
         modes.flatMap { mode in endpoints.map { "\(mode.jsonString()) \($0.method ?? "*") \($0.path)" } }
     }
 
-    @Test("every fault mode × every stage, then cleared: drained, nothing lost or duplicated, nothing stuck",
-          arguments: ChaosFaultMatrixTests.cases)
+    @Test(
+        "every fault mode × every stage, then cleared: drained, nothing lost or duplicated, nothing stuck",
+        arguments: ChaosFaultMatrixTests.cases)
     func faultThenClear(_ label: String) async throws {
         let parts = label.split(separator: " ").map(String.init)
         let mode = try JSONValue.parse(parts[0])
@@ -41,8 +43,9 @@ struct ChaosFaultMatrixTests {
         _ = try world.app.inspections.answer(localID: inspection.localID, fieldID: "2", arguments: ["4"])
         _ = try world.app.inspections.submit(localID: inspection.localID)
         let photo = try jpeg(in: world.clientDirectory.url, "evidence.jpg", seed: 3)
-        let issue = try world.app.issues.flag(inspectionLocalID: inspection.localID, severity: "high",
-                                              description: "Broken tile", photoFiles: [photo])
+        let issue = try world.app.issues.flag(
+            inspectionLocalID: inspection.localID, severity: "high",
+            description: "Broken tile", photoFiles: [photo])
 
         var fault = mode.objectValue ?? [:]
         fault["path_prefix"] = .string(path)
@@ -58,7 +61,9 @@ struct ChaosFaultMatrixTests {
         let status = try world.app.outboxStatus()
         let onServer = (try world.adminState()["inspections"]?.arrayValue ?? [])
             .filter { $0["local_id"] == .string(inspection.localID) }.count
-        let issues = (try world.adminState()["issues"]?.arrayValue ?? []).filter { $0["local_id"] == .string(issue.localID) }
+        let issues = (try world.adminState()["issues"]?.arrayValue ?? []).filter {
+            $0["local_id"] == .string(issue.localID)
+        }
         let refused = mode["status"] == 422  // a poison answer: the item it hits is failed at once, the rest lands
         if refused && path == "/api/v1/issues" && method != "GET" {
             #expect(status.failed.map(\.localID) == [issue.localID], "\(label)")

@@ -24,7 +24,9 @@ struct ClockJumpTests {
         clock.set(clock.now.addingTimeInterval(-3600))  // the device clock jumps back an hour
         _ = try await world.app.sync.sync(explicit: false)
         #expect(try world.app.outboxStatus().pending["inspections"] == 0)
-        let records = (try world.adminState()["inspections"]?.arrayValue ?? []).filter { $0["local_id"] == .string(inspection.localID) }
+        let records = (try world.adminState()["inspections"]?.arrayValue ?? []).filter {
+            $0["local_id"] == .string(inspection.localID)
+        }
         #expect(records.count == 1)
         let local = try world.app.inspections.inspection(localID: inspection.localID)
         #expect(records.first?["overall_score"]?.doubleValue == local.overallScore)  // client and server agree

@@ -14,7 +14,8 @@ struct ConcurrentRefreshTests {
         let world = try TestApp()
         try await world.login()
         // A second root over the same data directory: it read the same credentials at start.
-        let other = try TestApp.makeRoot(directory: world.clientDirectory.url, selection: world.selection, clock: SystemClock())
+        let other = try TestApp.makeRoot(
+            directory: world.clientDirectory.url, selection: world.selection, clock: SystemClock())
         try world.admin("POST", "/__admin/expire-tokens", nil)
         // The first refreshes (rotation: the refresh token the second holds dies on the server).
         #expect(try await world.app.api.getJSON("/api/v1/areas").arrayValue?.isEmpty == false)
@@ -28,7 +29,8 @@ struct ConcurrentRefreshTests {
     func revokedForAll() async throws {
         let world = try TestApp()
         try await world.login()
-        let other = try TestApp.makeRoot(directory: world.clientDirectory.url, selection: world.selection, clock: SystemClock())
+        let other = try TestApp.makeRoot(
+            directory: world.clientDirectory.url, selection: world.selection, clock: SystemClock())
         try world.admin("POST", "/__admin/expire-tokens", nil)
         try world.admin("POST", "/__admin/revoke-refresh", nil)
         await #expect(throws: APIError.signedOut) { try await other.api.getJSON("/api/v1/areas") }

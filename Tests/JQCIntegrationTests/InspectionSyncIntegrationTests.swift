@@ -175,10 +175,12 @@ struct InspectionCompositionTests {
         let world = try TestApp()
         // The seed's order (SPEC.md §4): photos → inspections → issues → reference → assigned issues →
         // follow-up requests → scheduled → notifications → dashboard; queued issue edits after issues.
-        #expect(await world.app.sync.stageNames == [
-            "photos", "inspections", "issues", "issue edits", "reference", "assigned issues", "follow-ups", "scheduled",
-            "notifications", "dashboard",
-        ])
+        #expect(
+            await world.app.sync.stageNames == [
+                "photos", "inspections", "issues", "issue edits", "reference", "assigned issues", "follow-ups",
+                "scheduled",
+                "notifications", "dashboard",
+            ])
         try await world.ready()
         _ = try world.app.inspections.start(StartRequest(templateID: 3, facilityID: 11))
         _ = try world.submitted()

@@ -50,7 +50,9 @@ struct KillMidSyncTests {
         let counts = localIDs.map { id in state.filter { $0["local_id"] == .string(id) }.count }
         let lost = counts.filter { $0 == 0 }.count
         let duplicated = counts.map { max(0, $0 - 1) }.reduce(0, +)
-        print("chaos: \(trials) kill -9 trials mid-sync: \(localIDs.count) inspections, lost \(lost), duplicated \(duplicated)")
+        print(
+            "chaos: \(trials) kill -9 trials mid-sync: \(localIDs.count) inspections, lost \(lost), duplicated \(duplicated)"
+        )
         #expect(lost == 0)
         #expect(duplicated == 0)
         let local = final[1]["data"]?["inspections"]?.arrayValue ?? []

@@ -1,12 +1,15 @@
 import Foundation
 import JQCKit
 import JQCNetwork
+import Synchronization
 import Testing
 
 /// JQCNetwork against the real dev server over loopback, one fault mode at a time (issue 4 "must show").
 @Suite("API client against the dev server's faults")
 struct NetworkFaultTests {
-    @Test("status faults are classified: 500 server, 429 rate limited, 422 rejected with the server's sentence, 426 update required")
+    @Test(
+        "status faults are classified: 500 server, 429 rate limited, 422 rejected with the server's sentence, 426 update required"
+    )
     func statusFaults() async throws {
         let world = try TestApp()
         try await world.login()
@@ -27,7 +30,8 @@ struct NetworkFaultTests {
             return !message.isEmpty && !message.contains("<")
         }
         // The fault cleared after one request: the next succeeds.
-        #expect(try await api.getJSON("/api/v1/facilities").arrayValue?.count == 5)  // 4 in scope + 21 repeated (rule 45)
+        // 4 facilities in scope, and 21 repeated (rule 45).
+        #expect(try await api.getJSON("/api/v1/facilities").arrayValue?.count == 5)
     }
 
     @Test("an HTML 502 page and a truncated reply are server errors without markup, never a crash")
@@ -59,8 +63,12 @@ struct NetworkFaultTests {
         let world = try TestApp()
         try await world.login()
         try world.fault(["method": "POST", "path_prefix": "/api/v1/issues", "mode": "drop_after"])
-        let body: JSONValue = ["local_id": "net-fault-1", "facility_id": 11, "severity": "low", "description": "drop_after probe"]
-        await #expect(throws: APIError.self) { try await world.app.api.sendJSON(.post, path: "/api/v1/issues", body: body) }
+        let body: JSONValue = [
+            "local_id": "net-fault-1", "facility_id": 11, "severity": "low", "description": "drop_after probe",
+        ]
+        await #expect(throws: APIError.self) {
+            try await world.app.api.sendJSON(.post, path: "/api/v1/issues", body: body)
+        }
         let issues = try world.adminState()["issues"]?.arrayValue ?? []
         #expect(issues.filter { $0["local_id"] == "net-fault-1" }.count == 1)
     }
@@ -133,5 +141,3 @@ final class ProgressLog: Sendable {
     func record(_ sent: Int64, _ total: Int64) { value.withLock { $0 = max($0, sent) } }
     var maximum: Int64 { value.withLock { $0 } }
 }
-
-import Synchronization

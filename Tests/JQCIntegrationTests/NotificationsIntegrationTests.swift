@@ -49,8 +49,12 @@ struct NotificationsIntegrationTests {
         try await world.app.sync.sync(explicit: true)
         #expect(banners.delivered.count == 2)
 
-        let created = try world.admin("POST", "/__admin/notify", ["user_id": 7, "title": "Restock soap",
-                                                                  "body": "Main Courthouse, 2nd floor"])
+        let created = try world.admin(
+            "POST", "/__admin/notify",
+            [
+                "user_id": 7, "title": "Restock soap",
+                "body": "Main Courthouse, 2nd floor",
+            ])
         try world.admin("POST", "/__admin/notify", ["user_id": 8, "title": "Not for alex"])
         try await world.app.sync.sync(explicit: true)
         try await world.app.sync.sync(explicit: true)

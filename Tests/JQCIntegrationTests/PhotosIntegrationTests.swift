@@ -49,19 +49,23 @@ struct PhotosIntegrationTests {
         world.app.photos.register(listener, for: .inspection)
         let progress = Mutex<[PhotoUploadProgress]>([])
         world.app.photos.setUploadProgressObserver { value in progress.withLock { $0.append(value) } }
-        let owners: [PhotoOwner] = [.issue(owned.issue), .issue(owned.issue), .inspection(owned.inspection, field: "9")]
+        let owners: [PhotoOwner] = [
+            .issue(owned.issue), .issue(owned.issue), .inspection(owned.inspection, field: "9"),
+        ]
         var photos: [PendingPhoto] = []
         for (index, owner) in owners.enumerated() {
-            let input = try makeJPEG(in: world.clientDirectory.url, name: "in\(index).jpg", width: 120 + index * 8,
-                                     height: 90, seed: UInt8(index))
+            let input = try makeJPEG(
+                in: world.clientDirectory.url, name: "in\(index).jpg", width: 120 + index * 8,
+                height: 90, seed: UInt8(index))
             photos.append(try world.app.photos.importPhoto(from: input, owner: owner, capturedAt: Date()))
         }
         #expect(try world.app.outboxStatus().pending["photos"] == 3)
         #expect(world.app.photos.directory.path == world.clientDirectory.url.appendingPathComponent("photos").path)
         let folder = try FileManager.default.attributesOfItem(atPath: world.app.photos.directory.path)
         #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: world.app.photos.directory.path))
-            == Set(photos.map { "\($0.id.uuidString).jpg" }))
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: world.app.photos.directory.path))
+                == Set(photos.map { "\($0.id.uuidString).jpg" }))
 
         let report = try await world.app.sync.sync(explicit: true)
         #expect(report.stoppedBy == nil)
@@ -76,10 +80,14 @@ struct PhotosIntegrationTests {
             #expect(path.hasPrefix("uploads/\(photo.entityType)_photos/"))
             #expect(serverPhotos.contains(path))
             #expect(listener.byPhoto[photo.id.uuidString] == path)
-            let url = try #require(PhotoURLResolver.displayURL(serverURL: stored.serverURL, path: path,
-                                                               config: world.app.server))
-            let fallback = try #require(PhotoURLResolver.displayURL(serverURL: nil, path: path,
-                                                                    config: world.app.server))
+            let url = try #require(
+                PhotoURLResolver.displayURL(
+                    serverURL: stored.serverURL, path: path,
+                    config: world.app.server))
+            let fallback = try #require(
+                PhotoURLResolver.displayURL(
+                    serverURL: nil, path: path,
+                    config: world.app.server))
             #expect(url == fallback)
             let response = try await world.app.transport.send(HTTPRequest(method: .get, url: fallback), progress: nil)
             #expect(response.status == 200)
@@ -95,8 +103,9 @@ struct PhotosIntegrationTests {
         let world = try TestApp()
         try await world.ready()
         let input = try makeJPEG(in: world.clientDirectory.url, name: "in.jpg", width: 64, height: 64, seed: 9)
-        let photo = try world.app.photos.importPhoto(from: input, owner: .issue(try unsyncedOwners(world).issue),
-                                                     capturedAt: Date())
+        let photo = try world.app.photos.importPhoto(
+            from: input, owner: .issue(try unsyncedOwners(world).issue),
+            capturedAt: Date())
         try world.fault(["path_prefix": "/api/v1/photos/upload", "mode": "status", "status": 500])
 
         let first = try await world.app.sync.sync(explicit: true)
@@ -120,13 +129,18 @@ struct PhotosIntegrationTests {
         let world = try TestApp()
         try await world.ready()
         let input = try makeJPEG(in: world.clientDirectory.url, name: "in.jpg", width: 32, height: 32, seed: 1)
-        let photo = try world.app.photos.importPhoto(from: input, owner: .issue(try unsyncedOwners(world).issue),
-                                                     capturedAt: Date())
+        let photo = try world.app.photos.importPhoto(
+            from: input, owner: .issue(try unsyncedOwners(world).issue),
+            capturedAt: Date())
         try Data("not an image at all".utf8).write(to: photo.localFile)
         _ = try await world.app.sync.sync(explicit: true)
         let status = try world.app.outboxStatus()
-        #expect(status.failed == [FailedOutboxItem(kind: "photo", localID: photo.id.uuidString,
-                                                   reason: "The uploaded file is not an image; send a JPEG photo.")])
+        #expect(
+            status.failed == [
+                FailedOutboxItem(
+                    kind: "photo", localID: photo.id.uuidString,
+                    reason: "The uploaded file is not an image; send a JPEG photo.")
+            ])
         #expect(status.pending["photos"] == 0)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import JQCComposition
 import JQCDevServer
+import JQCJPEG
 import JQCKit
 import JQCNetwork
 import JQCTestSupport
@@ -19,8 +20,10 @@ final class TestApp: @unchecked Sendable {  // because: immutable after init; th
     /// Starts the server (optionally with a fixed `today`) and builds a root over it.
     init(today: CalendarDay? = nil, accessTTL: Double = 3_600, clock: any Clock = SystemClock()) throws {
         self.clock = clock
-        server = DevServer(configuration: DevServerConfiguration(dataDirectory: serverDirectory.url, seed: .demo, today: today,
-                                                                 admin: true, accessTTL: accessTTL))
+        server = DevServer(
+            configuration: DevServerConfiguration(
+                dataDirectory: serverDirectory.url, seed: .demo, today: today,
+                admin: true, accessTTL: accessTTL))
         _ = try server.start()
         baseURL = server.baseURL!
         selection = InMemorySelectionStore(baseURL.absoluteString)
@@ -28,8 +31,10 @@ final class TestApp: @unchecked Sendable {  // because: immutable after init; th
     }
 
     static func makeRoot(directory: URL, selection: InMemorySelectionStore, clock: any Clock) throws -> AppComposition {
-        try AppComposition(configuration: AppConfiguration(dataDirectory: directory, server: ServerConfig(store: selection),
-                                                           clock: clock))
+        try AppComposition(
+            configuration: AppConfiguration(
+                dataDirectory: directory, server: ServerConfig(store: selection),
+                clock: clock))
     }
 
     /// Builds a fresh root over the same client data directory (a restart of the app).
@@ -66,8 +71,6 @@ final class TestApp: @unchecked Sendable {  // because: immutable after init; th
 
     deinit { server.stop() }
 }
-
-import JQCJPEG
 
 /// Writes a generated 64 × 48 JPEG (a pattern that depends on `seed`) into `directory` and returns it.
 func jpeg(in directory: URL, _ name: String, seed: Int) throws -> URL {

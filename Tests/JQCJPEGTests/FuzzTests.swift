@@ -1,6 +1,7 @@
 import Foundation
 import JQCTestSupport
 import Testing
+
 @testable import JQCJPEG
 
 /// Mutated JPEGs through the whole pipeline (issue 11 "Fuzzing"): every input either imports or is refused
@@ -12,11 +13,16 @@ struct JPEGFuzzTests {
         var seeds = [
             try JPEGCodec.encode(try TestImages.blocks(width: 48, height: 32), quality: 80),
             try JPEGCodec.encode(try TestImages.blocks(width: 24, height: 24, channels: 1), quality: 60),
-            TestImages.inserting(app1: TestImages.orientationPayload(6, bigEndian: true),
-                                 into: try JPEGCodec.encode(try TestImages.blocks(width: 32, height: 16), quality: 90)),
+            TestImages.inserting(
+                app1: TestImages.orientationPayload(6, bigEndian: true),
+                into: try JPEGCodec.encode(try TestImages.blocks(width: 32, height: 16), quality: 90)),
         ]
-        for name in ["jpg-progressive.jpg", "testimgari.jpg", "restarts.jpg", "jpg-cmyk-1.jpg", "hopper_orientation_5.jpg"] {
-            if let url = TestPaths.sharedFixture("photos/\(name)"), let data = try? Data(contentsOf: url) { seeds.append(data) }
+        for name in [
+            "jpg-progressive.jpg", "testimgari.jpg", "restarts.jpg", "jpg-cmyk-1.jpg", "hopper_orientation_5.jpg",
+        ] {
+            if let url = TestPaths.sharedFixture("photos/\(name)"), let data = try? Data(contentsOf: url) {
+                seeds.append(data)
+            }
         }
         return seeds
     }

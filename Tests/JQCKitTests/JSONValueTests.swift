@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JQCKit
 
 @Suite("JSONValue")
@@ -7,8 +8,12 @@ struct JSONValueTests {
     @Test("integers stay integers and 4.0 stays a double through parse and write")
     func integersAndDoublesKeepTheirKind() throws {
         let value = try JSONValue.parse(#"[4, 4.0, -0, 0.1, 9007199254740993, 1e2, true, false, null]"#)
-        #expect(value == .array([.int(4), .double(4.0), .int(0), .double(0.1), .int(9_007_199_254_740_993),
-                                 .double(100), .bool(true), .bool(false), .null]))
+        #expect(
+            value
+                == .array([
+                    .int(4), .double(4.0), .int(0), .double(0.1), .int(9_007_199_254_740_993),
+                    .double(100), .bool(true), .bool(false), .null,
+                ]))
         #expect(value.jsonString() == "[4,4.0,0,0.1,9007199254740993,100.0,true,false,null]")
         #expect(try JSONValue.parse(value.jsonData()) == value)
     }
@@ -27,7 +32,8 @@ struct JSONValueTests {
         #expect(value["a"]?.arrayValue?[1]["b"]?.stringValue == "é😀 \"quoted\" \\ /")
         #expect(value["f"]?.stringValue == "line\nbreak\u{01}")
         #expect(try JSONValue.parse(value.jsonData()) == value)
-        #expect(value.jsonString() == #"{"a":[1,{"b":"é😀 \"quoted\" \\ /"}],"c":{"d":[],"e":{}},"f":"line\nbreak\u0001"}"#)
+        #expect(
+            value.jsonString() == #"{"a":[1,{"b":"é😀 \"quoted\" \\ /"}],"c":{"d":[],"e":{}},"f":"line\nbreak\u0001"}"#)
     }
 
     @Test("text that is not JSON is refused with a sentence")
@@ -62,7 +68,9 @@ struct FieldIDTests {
 
     @Test("missing, null, empty, boolean, fractional and structured ids are not usable")
     func unusableIDs() throws {
-        let unusable: [JSONValue?] = [nil, .null, .string(""), .bool(true), .double(2.5), .double(5.0), .array([]), .object([:])]
+        let unusable: [JSONValue?] = [
+            nil, .null, .string(""), .bool(true), .double(2.5), .double(5.0), .array([]), .object([:]),
+        ]
         for id in unusable { #expect(FieldID.normalize(id) == nil, "\(String(describing: id))") }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JQCKit
 
 @Suite("ServerConfig (rules 17, 81)")
@@ -11,11 +12,15 @@ struct ServerConfigTests {
         #expect(config.url(path: "/api/v1/health").absoluteString == "https://jqc.ltservicesinc.com/api/v1/health")
     }
 
-    @Test("a stale or hostile stored value self-heals to primary", arguments: [
-        "", "Primary ", "tertiary", "ftp://example.com", "http://", "javascript:alert(1)", "https://user:pw@host.example",
-        "https://host.example/api/v1", "https://host.example?x=1", "https://host.example:99999", "http://exa mple.com",
-        "file:///etc/passwd",
-    ])
+    @Test(
+        "a stale or hostile stored value self-heals to primary",
+        arguments: [
+            "", "Primary ", "tertiary", "ftp://example.com", "http://", "javascript:alert(1)",
+            "https://user:pw@host.example",
+            "https://host.example/api/v1", "https://host.example?x=1", "https://host.example:99999",
+            "http://exa mple.com",
+            "file:///etc/passwd",
+        ])
     func selfHeal(stored: String) {
         let config = ServerConfig(store: InMemorySelectionStore(stored))
         if stored == "Primary " {
@@ -31,8 +36,9 @@ struct ServerConfigTests {
         #expect(config.current == .secondary)
         try config.select(.explicit(ServerSelection.normalizedBaseURL("HTTP://127.0.0.1:5055/")!))
         #expect(config.current.storedValue == "http://127.0.0.1:5055")
-        #expect(config.url(path: "/api/v1/issues", query: [URLQueryItem(name: "limit", value: "30")]).absoluteString
-            == "http://127.0.0.1:5055/api/v1/issues?limit=30")
+        #expect(
+            config.url(path: "/api/v1/issues", query: [URLQueryItem(name: "limit", value: "30")]).absoluteString
+                == "http://127.0.0.1:5055/api/v1/issues?limit=30")
     }
 }
 
@@ -63,7 +69,9 @@ struct LoggerTests {
         let sink = MemoryLogSink()
         let logger = Logger(label: "t", sink: sink)
         let refresh = String(repeating: "ab12", count: 16)
-        logger.info(#"Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjd9.c2ln {"password":"inspect-demo","refresh_token":"\#(refresh)"}"#)
+        logger.info(
+            #"Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjd9.c2ln {"password":"inspect-demo","refresh_token":"\#(refresh)"}"#
+        )
         let line = sink.lines.joined()
         #expect(!line.contains("eyJ"))
         #expect(!line.contains("inspect-demo"))

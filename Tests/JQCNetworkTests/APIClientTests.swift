@@ -1,7 +1,9 @@
 import Foundation
 import JQCKit
 import JQCTestSupport
+import Synchronization
 import Testing
+
 @testable import JQCNetwork
 
 @Suite("API client: requests, envelope and bodies")
@@ -18,8 +20,9 @@ struct APIClientRequestTests {
     func requestPolicyHeaders() async throws {
         let harness = Harness([.ok([])])
         try harness.signIn()
-        _ = try await harness.client(version: "2.3.4").getJSON("/api/v1/facilities",
-                                                                query: [URLQueryItem(name: "limit", value: "5")])
+        _ = try await harness.client(version: "2.3.4").getJSON(
+            "/api/v1/facilities",
+            query: [URLQueryItem(name: "limit", value: "5")])
         let request = try #require(harness.transport.requests.first)
         #expect(request.url.absoluteString == "http://127.0.0.1:5055/api/v1/facilities?limit=5")
         #expect(request.headers["x-jqc-client"] == "jqc-shell/2.3.4")
@@ -31,14 +34,17 @@ struct APIClientRequestTests {
     @Test("the envelope's data decodes with snake_case keys into camelCase properties")
     func envelopeDecoding() async throws {
         let harness = Harness([
-            .reply(200, #"{"ok":true,"data":[{"id":3,"name":"North Tower","project_id":12,"project_name":"Acme","#
-                + #""is_active":true}],"error":null}"#),
+            .reply(
+                200,
+                #"{"ok":true,"data":[{"id":3,"name":"North Tower","project_id":12,"project_name":"Acme","#
+                    + #""is_active":true}],"error":null}"#)
         ])
         try harness.signIn()
         let facilities = try await harness.client().get([Facility].self, path: "/api/v1/facilities")
-        #expect(facilities == [
-            Facility(id: 3, name: "North Tower", projectId: 12, projectName: "Acme", isActive: true),
-        ])
+        #expect(
+            facilities == [
+                Facility(id: 3, name: "North Tower", projectId: 12, projectName: "Acme", isActive: true)
+            ])
     }
 
     struct Inspection: Decodable {
@@ -51,10 +57,10 @@ struct APIClientRequestTests {
     @Test("form_data and form_schema keep their keys and numbers exactly (never key-converted)")
     func formDataFidelity() async throws {
         let body = #"""
-        {"ok":true,"error":null,"data":{"inspections":[{"id":5,"template_name":"Daily",
-        "form_data":{"5":4,"12":"Pass","7":{"row_1":{"col_a":"x"}},"9":4.0,"table_rows":["a_b"]},
-        "form_schema":[{"id":5,"type":"rating","colSpan":2,"col_headers":["Floor_1","Floor 2"],"row_span":1}]}]}}
-        """#
+            {"ok":true,"error":null,"data":{"inspections":[{"id":5,"template_name":"Daily",
+            "form_data":{"5":4,"12":"Pass","7":{"row_1":{"col_a":"x"}},"9":4.0,"table_rows":["a_b"]},
+            "form_schema":[{"id":5,"type":"rating","colSpan":2,"col_headers":["Floor_1","Floor 2"],"row_span":1}]}]}}
+            """#
         let harness = Harness([.reply(200, body), .reply(200, body)])
         try harness.signIn()
         let client = harness.client()
@@ -62,12 +68,14 @@ struct APIClientRequestTests {
         let page = try await client.get(Page.self, path: "/api/v1/inspections")
         let inspection = try #require(page.inspections.first)
         #expect(inspection.templateName == "Daily")
-        #expect(inspection.formData.value == [
-            "5": 4, "12": "Pass", "7": ["row_1": ["col_a": "x"]], "9": .double(4.0), "table_rows": ["a_b"],
-        ])
-        #expect(inspection.formSchema?.value == [
-            ["id": 5, "type": "rating", "colSpan": 2, "col_headers": ["Floor_1", "Floor 2"], "row_span": 1],
-        ])
+        #expect(
+            inspection.formData.value == [
+                "5": 4, "12": "Pass", "7": ["row_1": ["col_a": "x"]], "9": .double(4.0), "table_rows": ["a_b"],
+            ])
+        #expect(
+            inspection.formSchema?.value == [
+                ["id": 5, "type": "rating", "colSpan": 2, "col_headers": ["Floor_1", "Floor 2"], "row_span": 1]
+            ])
         let raw = try await client.getJSON("/api/v1/inspections")
         #expect(raw["inspections"]?.arrayValue?.first?["form_data"]?["7"] == ["row_1": ["col_a": "x"]])
         #expect(raw["inspections"]?.arrayValue?.first?["form_data"]?["9"] == .double(4.0))
@@ -87,8 +95,9 @@ struct APIClientRequestTests {
         #expect(request.method == .patch)
         #expect(request.headers["Content-Type"] == "application/json")
         guard case .data(let data) = request.body else { Issue.record("expected a JSON body"); return }
-        #expect(String(decoding: data, as: UTF8.self)
-                    == #"{"facility_handler_notes":null,"handler_type":"vendor","vendor_name":"Clean Co"}"#)
+        #expect(
+            String(decoding: data, as: UTF8.self)
+                == #"{"facility_handler_notes":null,"handler_type":"vendor","vendor_name":"Clean Co"}"#)
     }
 
     @Test("a reply whose data does not fit the model is undecodable and names the member")
@@ -103,13 +112,18 @@ struct APIClientRequestTests {
     @Test("health needs no token and teaches the client the server's clock")
     func healthLearnsServerTime() async throws {
         let harness = Harness([
-            .ok(["status": "ok", "time": "2026-07-14T09:30:00-04:00", "today": "2026-07-14",
-                 "timezone": "America/New_York"]),
+            .ok([
+                "status": "ok", "time": "2026-07-14T09:30:00-04:00", "today": "2026-07-14",
+                "timezone": "America/New_York",
+            ])
         ])
         let client = harness.client()
         let health = try await client.health()
-        #expect(health == HealthStatus(status: "ok", time: "2026-07-14T09:30:00-04:00", today: "2026-07-14",
-                                       timezone: "America/New_York"))
+        #expect(
+            health
+                == HealthStatus(
+                    status: "ok", time: "2026-07-14T09:30:00-04:00", today: "2026-07-14",
+                    timezone: "America/New_York"))
         let request = try #require(harness.transport.requests.first)
         #expect(request.headers["Authorization"] == nil)
         #expect(request.kind == .probe)
@@ -128,9 +142,13 @@ struct APIClientRequestTests {
         let reports = ProgressLog()
         let uploaded = try await harness.client().upload(
             path: "/api/v1/photos/upload",
-            parts: [.field("entity_type", "issue"), MultipartPart(name: "file", filename: "a.jpg",
-                                                                   contentType: "image/jpeg",
-                                                                   content: .data(Data(count: 10)))],
+            parts: [
+                .field("entity_type", "issue"),
+                MultipartPart(
+                    name: "file", filename: "a.jpg",
+                    contentType: "image/jpeg",
+                    content: .data(Data(count: 10))),
+            ],
             as: Uploaded.self, progress: { reports.add($0, $1) })
         #expect(uploaded == Uploaded(path: "uploads/issue_photos/ab.jpg", url: "http://x/static/ab.jpg"))
         #expect(harness.transport.requests.first?.kind == .upload)
@@ -144,8 +162,6 @@ final class ProgressLog: Sendable {
     var values: [(Int64, Int64)] { storage.withLock { $0 } }
 }
 
-import Synchronization
-
 @Suite("API client: every failure is classified")
 struct APIClientErrorTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -158,34 +174,46 @@ struct APIClientErrorTests {
     static let cases: [Case] = [
         Case(name: "offline", step: .fail(.offline("Connection refused")), expected: .offline),
         Case(name: "timeout", step: .fail(.timeout("Operation timed out")), expected: .timeout),
-        Case(name: "dropped", step: .fail(.other("Empty reply from server")),
-             expected: .connectionFailed("Empty reply from server")),
+        Case(
+            name: "dropped", step: .fail(.other("Empty reply from server")),
+            expected: .connectionFailed("Empty reply from server")),
         Case(name: "cancelled", step: .fail(.cancelled), expected: .cancelled),
-        Case(name: "500 with a sentence", step: .error(500, "The database is busy."),
-             expected: .server(status: 500, message: "The database is busy.")),
-        Case(name: "503 without a body", step: .reply(503, ""),
-             expected: .server(status: 503, message: "The server is unavailable. Try again later.")),
-        Case(name: "502 HTML page", step: .reply(502, "<html><body><h1>502 Bad Gateway</h1></body></html>"),
-             expected: .server(status: 502, message: "The server is unavailable. Try again later.")),
-        Case(name: "429 with Retry-After", step: .error(429, "Slow down.", headers: ["Retry-After": "7"]),
-             expected: .rateLimited(retryAfter: 7)),
+        Case(
+            name: "500 with a sentence", step: .error(500, "The database is busy."),
+            expected: .server(status: 500, message: "The database is busy.")),
+        Case(
+            name: "503 without a body", step: .reply(503, ""),
+            expected: .server(status: 503, message: "The server is unavailable. Try again later.")),
+        Case(
+            name: "502 HTML page", step: .reply(502, "<html><body><h1>502 Bad Gateway</h1></body></html>"),
+            expected: .server(status: 502, message: "The server is unavailable. Try again later.")),
+        Case(
+            name: "429 with Retry-After", step: .error(429, "Slow down.", headers: ["Retry-After": "7"]),
+            expected: .rateLimited(retryAfter: 7)),
         Case(name: "429 without Retry-After", step: .error(429, "Slow down."), expected: .rateLimited(retryAfter: nil)),
-        Case(name: "404", step: .error(404, "That inspection does not exist."),
-             expected: .rejected(status: 404, message: "That inspection does not exist.")),
-        Case(name: "422", step: .error(422, "form_data contains a local photo path."),
-             expected: .rejected(status: 422, message: "form_data contains a local photo path.")),
-        Case(name: "403 HTML", step: .reply(403, "<html>Forbidden</html>"),
-             expected: .rejected(status: 403, message: "The server refused the request (HTTP 403).")),
+        Case(
+            name: "404", step: .error(404, "That inspection does not exist."),
+            expected: .rejected(status: 404, message: "That inspection does not exist.")),
+        Case(
+            name: "422", step: .error(422, "form_data contains a local photo path."),
+            expected: .rejected(status: 422, message: "form_data contains a local photo path.")),
+        Case(
+            name: "403 HTML", step: .reply(403, "<html>Forbidden</html>"),
+            expected: .rejected(status: 403, message: "The server refused the request (HTTP 403).")),
         Case(name: "426", step: .error(426, "update_required"), expected: .updateRequired),
-        Case(name: "200 HTML page", step: .reply(200, "<!DOCTYPE html><html><p>Login to Wi-Fi</p></html>"),
-             expected: .undecodable("the server sent a web page instead of data")),
-        Case(name: "200 truncated JSON", step: .reply(200, #"{"ok":true,"data":[{"id":1},{"id""#),
-             expected: .undecodable("the reply was cut short")),
+        Case(
+            name: "200 HTML page", step: .reply(200, "<!DOCTYPE html><html><p>Login to Wi-Fi</p></html>"),
+            expected: .undecodable("the server sent a web page instead of data")),
+        Case(
+            name: "200 truncated JSON", step: .reply(200, #"{"ok":true,"data":[{"id":1},{"id""#),
+            expected: .undecodable("the reply was cut short")),
         Case(name: "200 empty", step: .reply(200, ""), expected: .undecodable("the reply was empty")),
-        Case(name: "200 not an envelope", step: .reply(200, "[1,2]"),
-             expected: .undecodable("the reply was not a JQC envelope")),
-        Case(name: "200 ok false", step: .error(200, "Nothing to do."),
-             expected: .rejected(status: 200, message: "Nothing to do.")),
+        Case(
+            name: "200 not an envelope", step: .reply(200, "[1,2]"),
+            expected: .undecodable("the reply was not a JQC envelope")),
+        Case(
+            name: "200 ok false", step: .error(200, "Nothing to do."),
+            expected: .rejected(status: 200, message: "Nothing to do.")),
     ]
 
     @Test("a failure is classified into one APIError whose message has no markup", arguments: cases)
@@ -216,10 +244,15 @@ struct APIClientErrorTests {
 
     @Test("a 429 Retry-After given as a date is measured on the server's clock")
     func retryAfterDate() async throws {
-        let harness = Harness([
-            .error(429, "Slow down.", headers: ["Date": Harness.httpDate(Harness.serverNow),
-                                                "Retry-After": Harness.httpDate(Harness.serverNow + 30)]),
-        ], deviceClockAhead: 600)
+        let harness = Harness(
+            [
+                .error(
+                    429, "Slow down.",
+                    headers: [
+                        "Date": Harness.httpDate(Harness.serverNow),
+                        "Retry-After": Harness.httpDate(Harness.serverNow + 30),
+                    ])
+            ], deviceClockAhead: 600)
         try harness.signIn()
         let error = await thrownError { _ = try await harness.client().getJSON("/api/v1/issues") }
         #expect(error as? APIError == .rateLimited(retryAfter: 30))
@@ -236,11 +269,13 @@ struct APIClientErrorTests {
     @Test("cancelling the calling task while the request is in flight ends with the cancelled error")
     func taskCancellation() async throws {
         let gate = Barrier(count: 2)
-        let harness = Harness([.respond({ _ in
-            await gate.arrive()
-            try await Task.sleep(for: .seconds(86_400))  // waits until cancelled; never elapses in a passing run
-            return HTTPResponse(status: 200, body: Data(#"{"ok":true,"data":1}"#.utf8))
-        })])
+        let harness = Harness([
+            .respond({ _ in
+                await gate.arrive()
+                try await Task.sleep(for: .seconds(86_400))  // waits until cancelled; never elapses in a passing run
+                return HTTPResponse(status: 200, body: Data(#"{"ok":true,"data":1}"#.utf8))
+            })
+        ])
         try harness.signIn()
         let client = harness.client()
         let task = Task { try await client.getJSON("/api/v1/issues") }

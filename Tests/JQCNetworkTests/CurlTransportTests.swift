@@ -1,11 +1,13 @@
 import Foundation
 import JQCKit
 import JQCTestSupport
+import Synchronization
 import Testing
+
 @testable import JQCNetwork
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("libcurl transport over loopback HTTP")
@@ -30,8 +32,9 @@ struct CurlTransportTests {
         #expect(reply.headers["CONTENT-TYPE"] == "application/json")
 
         let payload = Data(#"{"facility_id":3,"bytes":"\u0000"}"#.utf8)
-        let post = HTTPRequest(method: .post, url: server.url("/api/v1/issues"),
-                               headers: ["Content-Type": "application/json"], body: .data(payload))
+        let post = HTTPRequest(
+            method: .post, url: server.url("/api/v1/issues"),
+            headers: ["Content-Type": "application/json"], body: .data(payload))
         let created = try await transport.send(post)
         #expect(created.status == 201)
         #expect(created.body == payload)
@@ -88,8 +91,10 @@ struct CurlTransportTests {
         defer { server.stop() }
         _ = try await transport.send(HTTPRequest(method: .get, url: server.url("/api/v1/health")))
         let error = await thrownError {
-            _ = try await transport.send(HTTPRequest(method: .post, url: server.url("/api/v1/inspections"),
-                                                     body: .data(Data("{}".utf8))))
+            _ = try await transport.send(
+                HTTPRequest(
+                    method: .post, url: server.url("/api/v1/inspections"),
+                    body: .data(Data("{}".utf8))))
         }
         guard case .other = error as? TransportError else {
             Issue.record("expected a dropped-connection failure, got \(String(describing: error))")
@@ -154,10 +159,12 @@ struct CurlTransportTests {
         }
         defer { server.stop() }
         let progress = ProgressLog()
-        let request = HTTPRequest(method: .post, url: server.url("/api/v1/photos/upload"), body: .multipart([
-            .field("entity_type", "issue"),
-            .file("file", url: file, filename: "photo.jpg", contentType: "image/jpeg"),
-        ]), kind: .upload)
+        let request = HTTPRequest(
+            method: .post, url: server.url("/api/v1/photos/upload"),
+            body: .multipart([
+                .field("entity_type", "issue"),
+                .file("file", url: file, filename: "photo.jpg", contentType: "image/jpeg"),
+            ]), kind: .upload)
         let reply = try await transport.send(request, progress: { progress.add($0, $1) })
         #expect(reply.status == 200)
         let received = try #require(server.requests.first)
@@ -178,14 +185,16 @@ struct CurlTransportTests {
     @Test("a 502 HTML page through the API client is a server error whose message has no markup")
     func htmlBadGateway() async throws {
         let server = try LoopbackServer { _ in
-            .reply(status: 502, headers: [("Content-Type", "text/html")],
-                   body: Data("<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>".utf8))
+            .reply(
+                status: 502, headers: [("Content-Type", "text/html")],
+                body: Data("<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>".utf8))
         }
         defer { server.stop() }
         let directory = TemporaryDirectory()
-        let client = APIClient(config: ServerConfig(store: InMemorySelectionStore(server.url("/").absoluteString)),
-                               transport: transport, tokens: FileTokenStore(url: directory.path("credentials")),
-                               refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "1.0"))
+        let client = APIClient(
+            config: ServerConfig(store: InMemorySelectionStore(server.url("/").absoluteString)),
+            transport: transport, tokens: FileTokenStore(url: directory.path("credentials")),
+            refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "1.0"))
         let error = await thrownError { _ = try await client.health() }
         let apiError = try #require(error as? APIError)
         #expect(apiError == .server(status: 502, message: "The server is unavailable. Try again later."))
@@ -199,9 +208,10 @@ struct CurlTransportTests {
             .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 200\r\n\r\n{\"ok\":true,\"data\":{\"id\":4".utf8))
         }
         defer { server.stop() }
-        let client = APIClient(config: ServerConfig(store: InMemorySelectionStore(server.url("/").absoluteString)),
-                               transport: transport, tokens: InMemoryTokenStore(),
-                               refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "1.0"))
+        let client = APIClient(
+            config: ServerConfig(store: InMemorySelectionStore(server.url("/").absoluteString)),
+            transport: transport, tokens: InMemoryTokenStore(),
+            refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "1.0"))
         let error = await thrownError { _ = try await client.health() }
         #expect(error as? APIError == .undecodable("the reply was cut short"))
     }
@@ -209,15 +219,17 @@ struct CurlTransportTests {
     @Test("the API client learns the server's clock from the Date header over real HTTP")
     func dateHeaderOverHTTP() async throws {
         let server = try LoopbackServer { _ in
-            .text(200, #"{"ok":true,"data":{"status":"ok"},"error":null}"#,
-                  headers: [("Date", "Sun, 06 Nov 1994 08:49:37 GMT")])
+            .text(
+                200, #"{"ok":true,"data":{"status":"ok"},"error":null}"#,
+                headers: [("Date", "Sun, 06 Nov 1994 08:49:37 GMT")])
         }
         defer { server.stop() }
         let clock = ManualClock(start: Date(timeIntervalSince1970: 784_111_777 + 600))
-        let client = APIClient(config: ServerConfig(store: InMemorySelectionStore(server.url("/").absoluteString)),
-                               transport: transport, tokens: InMemoryTokenStore(),
-                               refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "1.0"),
-                               clock: clock)
+        let client = APIClient(
+            config: ServerConfig(store: InMemorySelectionStore(server.url("/").absoluteString)),
+            transport: transport, tokens: InMemoryTokenStore(),
+            refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "1.0"),
+            clock: clock)
         #expect(try await client.health().status == "ok")
         #expect(await client.serverTimeOffset == -600)
     }
@@ -284,11 +296,14 @@ struct APIClientOverHTTPTests {
         defer { server.stop() }
         let directory = TemporaryDirectory()
         let tokens = FileTokenStore(url: directory.path("credentials"))
-        try tokens.save(Credentials(accessToken: Harness.jwt("old", expiresAt: Harness.serverNow + 900),
-                                    refreshToken: "r1", user: Harness.alice))
-        let client = APIClient(config: ServerConfig(store: InMemorySelectionStore(server.url("/").absoluteString)),
-                               transport: CurlTransport(), tokens: tokens, refusals: InMemoryUpdateRefusalMemory(),
-                               identity: ClientIdentity(version: "1.0"))
+        try tokens.save(
+            Credentials(
+                accessToken: Harness.jwt("old", expiresAt: Harness.serverNow + 900),
+                refreshToken: "r1", user: Harness.alice))
+        let client = APIClient(
+            config: ServerConfig(store: InMemorySelectionStore(server.url("/").absoluteString)),
+            transport: CurlTransport(), tokens: tokens, refusals: InMemoryUpdateRefusalMemory(),
+            identity: ClientIdentity(version: "1.0"))
         let results = try await withThrowingTaskGroup(of: JSONValue.self) { group in
             for _ in 0..<20 { group.addTask { try await client.getJSON("/api/v1/issues") } }
             return try await group.reduce(into: [JSONValue]()) { $0.append($1) }
@@ -299,5 +314,3 @@ struct APIClientOverHTTPTests {
         #expect(tokens.load()?.refreshToken == "r2")
     }
 }
-
-import Synchronization

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JQCNetwork
 
 @Test("GET is idempotent and POST is not (a retry on a closed connection depends on it)")

@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import JQCTestSupport
+
 @testable import JQCNetwork
 
 /// Everything an API client test needs, each in its own temporary directory.
@@ -23,21 +24,24 @@ final class Harness: Sendable {
     var refusalURL: URL { directory.path("update-refused") }
 
     func client(version: String = "1.0.0", tokens: (any TokenStore)? = nil, sink: (any LogSink)? = nil) -> APIClient {
-        APIClient(config: config, transport: transport, tokens: tokens ?? FileTokenStore(url: credentialsURL),
-                  refusals: FileUpdateRefusalMemory(url: refusalURL),
-                  identity: ClientIdentity(app: "jqc-shell", version: version), clock: clock,
-                  logger: Logger(label: "test", minimumLevel: .debug, sink: sink ?? logSink, clock: clock))
+        APIClient(
+            config: config, transport: transport, tokens: tokens ?? FileTokenStore(url: credentialsURL),
+            refusals: FileUpdateRefusalMemory(url: refusalURL),
+            identity: ClientIdentity(app: "jqc-shell", version: version), clock: clock,
+            logger: Logger(label: "test", minimumLevel: .debug, sink: sink ?? logSink, clock: clock))
     }
 
     /// Stores signed-in credentials whose access token expires `expiresIn` seconds after the server's now.
     func signIn(access: String = "a1", refresh: String = "r1", expiresIn: Double = 900) throws {
         try FileTokenStore(url: credentialsURL).save(
-            Credentials(accessToken: Harness.jwt(access, expiresAt: Harness.serverNow.addingTimeInterval(expiresIn)),
-                        refreshToken: refresh, user: Harness.alice))
+            Credentials(
+                accessToken: Harness.jwt(access, expiresAt: Harness.serverNow.addingTimeInterval(expiresIn)),
+                refreshToken: refresh, user: Harness.alice))
     }
 
-    static let alice = User(id: 7, username: "alice", role: "inspector", fullName: "Alice Moreau",
-                            email: "alice@example.com")
+    static let alice = User(
+        id: 7, username: "alice", role: "inspector", fullName: "Alice Moreau",
+        email: "alice@example.com")
 
     /// A JWT-shaped token whose subject is `name` and whose `exp` is `expiresAt` (unsigned).
     static func jwt(_ name: String, expiresAt: Date) -> String {

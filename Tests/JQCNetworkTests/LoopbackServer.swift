@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for the libcurl transport's tests: POSIX sockets, one thread
@@ -21,8 +21,9 @@ final class LoopbackServer: Sendable {
 
     enum Action: Sendable {
         /// Answer after `delay` seconds; with `close`, close the connection after the reply (no header).
-        case reply(status: Int, headers: [(String, String)] = [], body: Data = Data(), delay: Double = 0,
-                   close: Bool = false)
+        case reply(
+            status: Int, headers: [(String, String)] = [], body: Data = Data(), delay: Double = 0,
+            close: Bool = false)
         /// Close the connection without answering.
         case drop
         /// Write these bytes as they are, then close the connection.
@@ -210,8 +211,9 @@ final class LoopbackServer: Sendable {
         }
         let body = Data(buffer.prefix(length))
         buffer = Data(buffer.dropFirst(length))
-        return Request(connection: connection, method: String(requestLine[0]), path: String(requestLine[1]),
-                       headers: headers, body: body)
+        return Request(
+            connection: connection, method: String(requestLine[0]), path: String(requestLine[1]),
+            headers: headers, body: body)
     }
 
     private func receive(_ socket: Int32, into buffer: inout Data) -> Bool {

@@ -2,6 +2,7 @@ import Foundation
 import JQCKit
 import JQCTestSupport
 import Testing
+
 @testable import JQCNetwork
 
 /// Mutated server replies through the API client (issue 11 "Fuzzing"): every reply either decodes or
@@ -32,7 +33,8 @@ struct ReplyFuzzTests {
         let statuses = [200, 200, 200, 201, 400, 401, 404, 413, 422, 426, 429, 500, 502, 503]
         var steps: [ScriptedTransport.Step] = []
         for _ in 0..<iterations {
-            let body = Mutator.mutate(Data(ReplyFuzzTests.seeds.randomElement(using: &generator)!.utf8), using: &generator)
+            let body = Mutator.mutate(
+                Data(ReplyFuzzTests.seeds.randomElement(using: &generator)!.utf8), using: &generator)
             steps.append(.reply(HTTPResponse(status: statuses.randomElement(using: &generator)!, body: body)))
         }
         let harness = Harness(steps, deviceClockAhead: 0)

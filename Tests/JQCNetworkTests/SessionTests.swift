@@ -2,12 +2,15 @@ import Foundation
 import JQCKit
 import JQCTestSupport
 import Testing
+
 @testable import JQCNetwork
 
 /// A `/auth/refresh` reply carrying a new access token named `name`, valid `lifetime` seconds.
 private func refreshed(_ name: String, refresh: String, lifetime: Double = 900) -> ScriptedTransport.Step {
-    .ok(["access_token": .string(Harness.jwt(name, expiresAt: Harness.serverNow + lifetime)),
-         "refresh_token": .string(refresh)])
+    .ok([
+        "access_token": .string(Harness.jwt(name, expiresAt: Harness.serverNow + lifetime)),
+        "refresh_token": .string(refresh),
+    ])
 }
 
 @Suite("Session: refresh")
@@ -17,13 +20,18 @@ struct RefreshTests {
         let harness = Harness()
         try harness.signIn(access: "old")
         let barrier = Barrier(count: 20)
-        harness.transport.route(.get, path: "/api/v1/issues", [.respond({ request in
-            if Harness.tokenName(request) == "old" {
-                await barrier.arrive()
-                return HTTPResponse(status: 401, body: Data(#"{"ok":false,"data":null,"error":"Token expired."}"#.utf8))
-            }
-            return HTTPResponse(status: 200, body: Data(#"{"ok":true,"data":[],"error":null}"#.utf8))
-        })], repeatLast: true)
+        harness.transport.route(
+            .get, path: "/api/v1/issues",
+            [
+                .respond({ request in
+                    if Harness.tokenName(request) == "old" {
+                        await barrier.arrive()
+                        return HTTPResponse(
+                            status: 401, body: Data(#"{"ok":false,"data":null,"error":"Token expired."}"#.utf8))
+                    }
+                    return HTTPResponse(status: 200, body: Data(#"{"ok":true,"data":[],"error":null}"#.utf8))
+                })
+            ], repeatLast: true)
         harness.transport.route(.post, path: "/api/v1/auth/refresh", [refreshed("new", refresh: "r2")])
         let client = harness.client()
         let results = try await withThrowingTaskGroup(of: JSONValue.self) { group in
@@ -67,8 +75,10 @@ struct RefreshTests {
 
     @Test("a second 401 after a successful refresh is unauthorized, with no second refresh")
     func noRefreshLoop() async throws {
-        let harness = Harness([.error(401, "Token expired."), refreshed("new", refresh: "r2"),
-                               .error(401, "You may not see this.")])
+        let harness = Harness([
+            .error(401, "Token expired."), refreshed("new", refresh: "r2"),
+            .error(401, "You may not see this."),
+        ])
         try harness.signIn()
         let client = harness.client()
         let error = await thrownError { _ = try await client.getJSON("/api/v1/issues") }
@@ -103,24 +113,30 @@ struct RefreshTests {
     @Test("a token within 60 s of expiry on the server's clock is refreshed once before use")
     func proactiveRefresh() async throws {
         let dated: HTTPHeaders = ["Date": Harness.httpDate(Harness.serverNow)]
-        let harness = Harness([.ok([], headers: dated), refreshed("new", refresh: "r2", lifetime: 900),
-                               .ok([], headers: dated), .ok([], headers: dated)], deviceClockAhead: 600)
+        let harness = Harness(
+            [
+                .ok([], headers: dated), refreshed("new", refresh: "r2", lifetime: 900),
+                .ok([], headers: dated), .ok([], headers: dated),
+            ], deviceClockAhead: 600)
         try harness.signIn(access: "old", expiresIn: 45)
         let client = harness.client()
         _ = try await client.getJSON("/api/v1/issues")  // learns the server's clock
         _ = try await client.getJSON("/api/v1/issues")
         _ = try await client.getJSON("/api/v1/issues")
-        #expect(harness.transport.requests.map(\.url.path) == [
-            "/api/v1/issues", "/api/v1/auth/refresh", "/api/v1/issues", "/api/v1/issues",
-        ])
+        #expect(
+            harness.transport.requests.map(\.url.path) == [
+                "/api/v1/issues", "/api/v1/auth/refresh", "/api/v1/issues", "/api/v1/issues",
+            ])
         #expect(harness.transport.requests.compactMap(Harness.tokenName) == ["old", "new", "new"])
     }
 
     @Test("a failed early refresh is tried at most once per token and the request still goes out")
     func proactiveRefreshOncePerToken() async throws {
         let dated: HTTPHeaders = ["Date": Harness.httpDate(Harness.serverNow)]
-        let harness = Harness([.ok([], headers: dated), .error(503, "Maintenance."), .ok([], headers: dated),
-                               .ok([], headers: dated)])
+        let harness = Harness([
+            .ok([], headers: dated), .error(503, "Maintenance."), .ok([], headers: dated),
+            .ok([], headers: dated),
+        ])
         try harness.signIn(access: "old", expiresIn: 30)
         let client = harness.client()
         for _ in 0..<3 { _ = try await client.getJSON("/api/v1/issues") }
@@ -134,15 +150,19 @@ struct SessionLifecycleTests {
     static let loginReply: ScriptedTransport.Step = .ok([
         "access_token": .string(Harness.jwt("a1", expiresAt: Harness.serverNow + 900)),
         "refresh_token": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-        "user": ["id": 7, "username": "alice", "role": "inspector", "full_name": "Alice Moreau",
-                 "email": "alice@example.com"],
+        "user": [
+            "id": 7, "username": "alice", "role": "inspector", "full_name": "Alice Moreau",
+            "email": "alice@example.com",
+        ],
     ])
 
     @Test("login stores the credentials in a 0600 file and no token appears in logs or other files")
     func loginStoresCredentialsSecretly() async throws {
-        let harness = Harness([SessionLifecycleTests.loginReply, .error(401, "Token expired."),
-                               refreshed("b2", refresh: String(repeating: "fedcba9876543210", count: 4)),
-                               .ok([])])
+        let harness = Harness([
+            SessionLifecycleTests.loginReply, .error(401, "Token expired."),
+            refreshed("b2", refresh: String(repeating: "fedcba9876543210", count: 4)),
+            .ok([]),
+        ])
         let client = harness.client(sink: FileLogSink(url: harness.directory.path("client.log")))
         let user = try await client.login(username: "alice", password: "s3cret-pw")
         #expect(user == Harness.alice)
@@ -159,10 +179,12 @@ struct SessionLifecycleTests {
         #expect((mode as? NSNumber)?.intValue == 0o600)
         let stored = try #require(FileTokenStore(url: harness.credentialsURL).load())
         #expect(stored.user == Harness.alice)
-        let secrets = [Harness.jwt("a1", expiresAt: Harness.serverNow + 900),
-                       Harness.jwt("b2", expiresAt: Harness.serverNow + 900),
-                       String(repeating: "0123456789abcdef", count: 4), String(repeating: "fedcba9876543210", count: 4),
-                       "s3cret-pw"]
+        let secrets = [
+            Harness.jwt("a1", expiresAt: Harness.serverNow + 900),
+            Harness.jwt("b2", expiresAt: Harness.serverNow + 900),
+            String(repeating: "0123456789abcdef", count: 4), String(repeating: "fedcba9876543210", count: 4),
+            "s3cret-pw",
+        ]
         #expect(stored.accessToken == secrets[1])
         let logText = try String(contentsOf: harness.directory.path("client.log"), encoding: .utf8)
         #expect(logText.contains("POST /api/v1/auth/refresh"))
@@ -204,8 +226,12 @@ struct SessionLifecycleTests {
 
     @Test("restore confirms the session online and refreshes the stored identity")
     func restoreOnline() async throws {
-        let harness = Harness([.ok(["id": 7, "username": "alice", "role": "supervisor", "full_name": "",
-                                    "email": nil])])
+        let harness = Harness([
+            .ok([
+                "id": 7, "username": "alice", "role": "supervisor", "full_name": "",
+                "email": nil,
+            ])
+        ])
         try harness.signIn()
         let restore = await harness.client().restoreSession()
         let promoted = User(id: 7, username: "alice", role: "supervisor", fullName: "", email: nil)
@@ -229,8 +255,9 @@ struct SessionLifecycleTests {
     func restoreServerError() async throws {
         let harness = Harness([.error(503, "Maintenance.")])
         try harness.signIn()
-        #expect(await harness.client().restoreSession()
-                    == .offline(Harness.alice, .server(status: 503, message: "Maintenance.")))
+        #expect(
+            await harness.client().restoreSession()
+                == .offline(Harness.alice, .server(status: 503, message: "Maintenance.")))
     }
 
     @Test("restore when the session is over clears the credentials")

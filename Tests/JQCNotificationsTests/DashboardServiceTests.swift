@@ -3,18 +3,22 @@ import JQCKit
 import JQCNetwork
 import JQCSync
 import Testing
+
 @testable import JQCNotifications
 
-private let stats: JSONValue = ["inspections_this_week": 3, "average_score": 91.5, "open_issues": 4,
-                                "overdue_schedules": 1, "pending_follow_ups": 2]
+private let stats: JSONValue = [
+    "inspections_this_week": 3, "average_score": 91.5, "open_issues": 4,
+    "overdue_schedules": 1, "pending_follow_ups": 2,
+]
 
 @Suite("Dashboard stats (seed 001 rule 49)")
 struct DashboardServiceTests {
     @Test("a failed refresh keeps the previous stats, and the stage reports it without stopping the pass")
     func failureKeepsOldValue() async throws {
         let feature = try Feature()
-        feature.transport.route(.get, path: DashboardService.statsPath,
-                                [.ok(stats), .error(500, "Database unavailable."), .fail(.offline("down"))])
+        feature.transport.route(
+            .get, path: DashboardService.statsPath,
+            [.ok(stats), .error(500, "Database unavailable."), .fail(.offline("down"))])
         let fetched = try await feature.dashboard.refresh()
         #expect(fetched.openIssues == 4)
         #expect(fetched.averageScore == 91.5)
@@ -35,8 +39,9 @@ struct DashboardServiceTests {
     @Test("the dashboard surface shows cached stats as stale after a failed refresh, and failed with nothing cached")
     func loadPhases() async throws {
         let feature = try Feature()
-        feature.transport.route(.get, path: DashboardService.statsPath,
-                                [.error(502, "Bad gateway."), .ok(stats), .error(502, "Bad gateway.")])
+        feature.transport.route(
+            .get, path: DashboardService.statsPath,
+            [.error(502, "Bad gateway."), .ok(stats), .error(502, "Bad gateway.")])
         let nothing = await feature.dashboard.load()
         #expect(nothing.value == nil)
         #expect(nothing.phase == .failed)

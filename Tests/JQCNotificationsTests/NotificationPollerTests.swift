@@ -3,12 +3,17 @@ import JQCKit
 import JQCSync
 import Synchronization
 import Testing
+
 @testable import JQCNotifications
 
 private func monitor(_ clock: ManualClock) -> ConnectivityMonitor {
-    ConnectivityMonitor(probe: { ServerHealth(serverTime: Date(timeIntervalSince1970: 1_784_000_000),
-                                              today: CalendarDay("2026-07-14")!, timeZone: "UTC") },
-                        overrideStore: InMemoryOverrideStore(), clock: clock)
+    ConnectivityMonitor(
+        probe: {
+            ServerHealth(
+                serverTime: Date(timeIntervalSince1970: 1_784_000_000),
+                today: CalendarDay("2026-07-14")!, timeZone: "UTC")
+        },
+        overrideStore: InMemoryOverrideStore(), clock: clock)
 }
 
 @Suite("Notification poller (seed 001 §8: every 60 s while online)")
@@ -18,8 +23,9 @@ struct NotificationPollerTests {
         let clock = ManualClock()
         let connectivity = monitor(clock)
         let polls = Counter()
-        let poller = NotificationPoller(connectivity: connectivity, clock: clock, isSignedIn: { true },
-                                        poll: { polls.increment() })
+        let poller = NotificationPoller(
+            connectivity: connectivity, clock: clock, isSignedIn: { true },
+            poll: { polls.increment() })
         await poller.start()
         #expect(await poller.isPolling)
         #expect(await eventually { clock.sleeperCount == 1 })
@@ -51,8 +57,9 @@ struct NotificationPollerTests {
         let clock = ManualClock()
         let signedIn = Mutex(false)
         let polls = Counter()
-        let poller = NotificationPoller(connectivity: monitor(clock), clock: clock,
-                                        isSignedIn: { signedIn.withLock { $0 } }, poll: { polls.increment() })
+        let poller = NotificationPoller(
+            connectivity: monitor(clock), clock: clock,
+            isSignedIn: { signedIn.withLock { $0 } }, poll: { polls.increment() })
         await poller.start()
         #expect(await eventually { clock.sleeperCount == 1 })
         clock.advance(by: 60)

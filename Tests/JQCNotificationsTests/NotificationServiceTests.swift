@@ -3,6 +3,7 @@ import JQCKit
 import JQCNetwork
 import JQCSync
 import Testing
+
 @testable import JQCNotifications
 
 @Suite("Notification polling (seed 001 §8 step 7)")
@@ -12,9 +13,11 @@ struct NotificationServiceTests {
         // The device clock is years off; text order and instant order disagree across offsets.
         let feature = try Feature(clock: ManualClock(start: Date(timeIntervalSince1970: 0)))
         feature.scriptList([
-            [notification(1, "later in text, earlier in time", createdAt: "2026-07-12T15:00:00Z"),
-             notification(2, "the newest", createdAt: "2026-07-12T12:00:00-04:00"),
-             notification(3, "older", createdAt: "2026-07-11T09:00:05-04:00")],
+            [
+                notification(1, "later in text, earlier in time", createdAt: "2026-07-12T15:00:00Z"),
+                notification(2, "the newest", createdAt: "2026-07-12T12:00:00-04:00"),
+                notification(3, "older", createdAt: "2026-07-11T09:00:05-04:00"),
+            ],
             [notification(4, "an old one sent again", createdAt: "2026-07-01T08:00:00Z")],
             [],
         ])
@@ -33,8 +36,9 @@ struct NotificationServiceTests {
         let feature = try Feature()
         feature.scriptList([[notification(1, "one", createdAt: "2026-07-12T12:00:00-04:00")]])
         try await feature.notifications.pullNew()
-        let reopened = NotificationService(store: feature.store, api: feature.api, sink: feature.sink,
-                                           clock: feature.clock)
+        let reopened = NotificationService(
+            store: feature.store, api: feature.api, sink: feature.sink,
+            clock: feature.clock)
         #expect(try reopened.cursor() == "2026-07-12T12:00:00-04:00")
     }
 
@@ -42,11 +46,15 @@ struct NotificationServiceTests {
     func bannerOncePerNotification() async throws {
         let feature = try Feature()
         feature.scriptList([
-            [notification(2, "B", createdAt: "2026-07-12T10:00:00Z"),
-             notification(1, "A", createdAt: "2026-07-12T09:00:00Z"),
-             notification(3, "already read", createdAt: "2026-07-10T09:00:00Z", read: true)],
-            [notification(2, "B", createdAt: "2026-07-12T10:00:00Z"),
-             notification(4, "C", createdAt: "2026-07-12T11:00:00Z")],
+            [
+                notification(2, "B", createdAt: "2026-07-12T10:00:00Z"),
+                notification(1, "A", createdAt: "2026-07-12T09:00:00Z"),
+                notification(3, "already read", createdAt: "2026-07-10T09:00:00Z", read: true),
+            ],
+            [
+                notification(2, "B", createdAt: "2026-07-12T10:00:00Z"),
+                notification(4, "C", createdAt: "2026-07-12T11:00:00Z"),
+            ],
             [notification(4, "C", createdAt: "2026-07-12T11:00:00Z")],
         ])
         let first = try await feature.notifications.pullNew()
@@ -62,13 +70,16 @@ struct NotificationServiceTests {
     func markReadQueuedOfflineThenPushed() async throws {
         let feature = try Feature()
         feature.scriptList([
-            [notification(11, "A", createdAt: "2026-07-12T09:00:00Z"),
-             notification(12, "B", createdAt: "2026-07-12T10:00:00Z"),
-             notification(13, "C", createdAt: "2026-07-12T08:00:00Z", read: true)],
+            [
+                notification(11, "A", createdAt: "2026-07-12T09:00:00Z"),
+                notification(12, "B", createdAt: "2026-07-12T10:00:00Z"),
+                notification(13, "C", createdAt: "2026-07-12T08:00:00Z", read: true),
+            ],
             [], [],
         ])
-        feature.transport.route(.patch, path: NotificationService.markReadPath,
-                                [.fail(.offline("no network")), .ok(["updated": 2])])
+        feature.transport.route(
+            .patch, path: NotificationService.markReadPath,
+            [.fail(.offline("no network")), .ok(["updated": 2])])
         try await feature.notifications.pullNew()
 
         #expect(try feature.notifications.markAllRead() == [11, 12])
@@ -79,8 +90,9 @@ struct NotificationServiceTests {
         await #expect { try await feature.notifications.run(feature.pass()) } throws: { error in
             (error as? SyncStopError)?.reason == .offline
         }
-        #expect(try feature.notifications.queuedMarkRead() == 
-                QueuedMarkRead(ids: [11, 12], attempts: 0, lastAttemptAt: nil))
+        #expect(
+            try feature.notifications.queuedMarkRead()
+                == QueuedMarkRead(ids: [11, 12], attempts: 0, lastAttemptAt: nil))
 
         let report = try await feature.notifications.run(feature.pass())
         #expect(report.pushed == 2)
@@ -95,8 +107,9 @@ struct NotificationServiceTests {
     func rejectedMarkReadIsDropped() async throws {
         let feature = try Feature()
         feature.scriptList([[notification(21, "A", createdAt: "2026-07-12T09:00:00Z")], []])
-        feature.transport.route(.patch, path: NotificationService.markReadPath,
-                                [.error(422, "Unknown notification ids: 21.")])
+        feature.transport.route(
+            .patch, path: NotificationService.markReadPath,
+            [.error(422, "Unknown notification ids: 21.")])
         try await feature.notifications.pullNew()
         try feature.notifications.markAllRead()
         let report = try await feature.notifications.run(feature.pass())
@@ -110,8 +123,9 @@ struct NotificationServiceTests {
     func serverErrorKeepsMarkReadQueued() async throws {
         let feature = try Feature()
         feature.scriptList([[notification(31, "A", createdAt: "2026-07-12T09:00:00Z")], [], [], []])
-        feature.transport.route(.patch, path: NotificationService.markReadPath,
-                                [.error(503, "Maintenance."), .ok(["updated": 1])])
+        feature.transport.route(
+            .patch, path: NotificationService.markReadPath,
+            [.error(503, "Maintenance."), .ok(["updated": 1])])
         try await feature.notifications.pullNew()
         try feature.notifications.markAllRead()
         let failed = try await feature.notifications.run(feature.pass(explicit: false))
@@ -132,12 +146,18 @@ struct NotificationServiceTests {
         feature.scriptList([[notification(41, "A", createdAt: "2026-07-12T09:00:00Z")]])
         try await feature.notifications.pullNew()
         let service = feature.notifications
-        feature.transport.route(.get, path: NotificationService.listPath, [.respond { _ in
-            try service.clearServerPulledData()  // the inspector logs out while the reply is on its way
-            let envelope: JSONValue = ["ok": true, "error": nil,
-                                       "data": [notification(42, "B", createdAt: "2026-07-12T10:00:00Z")]]
-            return HTTPResponse(status: 200, body: envelope.jsonData())
-        }])
+        feature.transport.route(
+            .get, path: NotificationService.listPath,
+            [
+                .respond { _ in
+                    try service.clearServerPulledData()  // the inspector logs out while the reply is on its way
+                    let envelope: JSONValue = [
+                        "ok": true, "error": nil,
+                        "data": [notification(42, "B", createdAt: "2026-07-12T10:00:00Z")],
+                    ]
+                    return HTTPResponse(status: 200, body: envelope.jsonData())
+                }
+            ])
         let late = try await feature.notifications.pullNew()
         #expect(late.new.isEmpty)
         #expect(try feature.notifications.notifications().isEmpty)
@@ -156,8 +176,10 @@ struct NotificationServiceTests {
     @Test("the stages pull notifications then dashboard stats, last in the pass, both best-effort")
     func stageDeclarations() throws {
         let feature = try Feature()
-        let stages: [any SyncStage] = [NotificationsStage(service: feature.notifications),
-                                       DashboardStage(service: feature.dashboard)]
+        let stages: [any SyncStage] = [
+            NotificationsStage(service: feature.notifications),
+            DashboardStage(service: feature.dashboard),
+        ]
         #expect(stages.map(\.name) == ["notifications", "dashboard"])
         #expect(stages.map(\.order) == [StageOrder.notifications, StageOrder.dashboard])
         #expect(stages.allSatisfy { $0.isBestEffort && $0.direction == .pull })

@@ -5,6 +5,7 @@ import JQCStorage
 import JQCSync
 import JQCTestSupport
 import Synchronization
+
 @testable import JQCNotifications
 
 /// One feature under test: a migrated temporary store, a scripted transport, an API client signed in as
@@ -28,11 +29,14 @@ struct Feature {
         try migrator.migrate(queue)
         store = NotificationStore(queue: queue)
         let user = User(id: 7, username: "alex", role: "inspector", fullName: "Alex Rivera")
-        api = APIClient(config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
-                        tokens: InMemoryTokenStore(Credentials(accessToken: "access", refreshToken: "refresh",
-                                                               user: user)),
-                        refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "test"),
-                        clock: clock)
+        api = APIClient(
+            config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
+            tokens: InMemoryTokenStore(
+                Credentials(
+                    accessToken: "access", refreshToken: "refresh",
+                    user: user)),
+            refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "test"),
+            clock: clock)
         let logger = Logger(label: "test", minimumLevel: .debug, sink: log, clock: clock)
         notifications = NotificationService(store: store, api: api, sink: sink, clock: clock, logger: logger)
         dashboard = DashboardService(store: store, api: api, clock: clock, logger: logger)
@@ -67,8 +71,10 @@ struct Feature {
 
 /// A notification as the server sends it.
 func notification(_ id: Int64, _ title: String, createdAt: String, read: Bool = false) -> JSONValue {
-    ["id": .int(id), "title": .string(title), "body": "", "link": nil, "event_type": "notice",
-     "created_at": .string(createdAt), "read": .bool(read)]
+    [
+        "id": .int(id), "title": .string(title), "body": "", "link": nil, "event_type": "notice",
+        "created_at": .string(createdAt), "read": .bool(read),
+    ]
 }
 
 /// Waits (yielding, never sleeping) until `condition` holds; `false` when it never does.

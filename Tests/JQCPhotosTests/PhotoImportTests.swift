@@ -36,9 +36,10 @@ struct PhotoImportTests {
         #expect(stored.entityType == "inspection")
         #expect(stored.owner == PhotoOwner(kind: .inspection, localID: "insp-1", fieldID: "7"))
         #expect(try world.service.pendingCounts() == ["photos": 1])
-        #expect(try world.database.read { db in
-            try world.service.hasUnsettledPhotos(ownerKind: .inspection, ownerLocalID: "insp-1", in: db)
-        })
+        #expect(
+            try world.database.read { db in
+                try world.service.hasUnsettledPhotos(ownerKind: .inspection, ownerLocalID: "insp-1", in: db)
+            })
     }
 
     @Test("a PNG is refused with the pipeline's sentence and nothing is written or recorded")
@@ -61,8 +62,10 @@ struct PhotoImportTests {
     func ownerUpdateFailureKeepsNothing() throws {
         let world = try PhotoTestWorld()
         #expect(throws: ListenerFailure.self) {
-            try world.service.importPhoto(from: try world.makeJPEG(), owner: .issue("issue-1"),
-                                          capturedAt: world.clock.now) { db, photo in
+            try world.service.importPhoto(
+                from: try world.makeJPEG(), owner: .issue("issue-1"),
+                capturedAt: world.clock.now
+            ) { db, photo in
                 #expect(db.isInsideTransaction)
                 #expect(try world.service.photos(for: .issue("issue-1"), in: db).map(\.id) == [photo.id])
                 throw ListenerFailure()
@@ -76,8 +79,10 @@ struct PhotoImportTests {
     func ownerShapeIsChecked() throws {
         let world = try PhotoTestWorld()
         let input = try world.makeJPEG()
-        for owner in [PhotoOwner.inspection("insp-1"), PhotoOwner(kind: .issue, localID: "i", fieldID: "3"),
-                      PhotoOwner.issue("")] {
+        for owner in [
+            PhotoOwner.inspection("insp-1"), PhotoOwner(kind: .issue, localID: "i", fieldID: "3"),
+            PhotoOwner.issue(""),
+        ] {
             #expect {
                 try world.service.importPhoto(from: input, owner: owner, capturedAt: world.clock.now)
             } throws: { error in
@@ -87,8 +92,9 @@ struct PhotoImportTests {
         #expect(world.folderContents() == [])
     }
 
-    @Test("a real EXIF-rotated photo (../shared Portrait_6.jpg, orientation 6) imports upright; skipped without it",
-          .enabled(if: PhotoImportTests.fixture("Portrait_6.jpg") != nil, "../shared/fixtures/photos is absent"))
+    @Test(
+        "a real EXIF-rotated photo (../shared Portrait_6.jpg, orientation 6) imports upright; skipped without it",
+        .enabled(if: PhotoImportTests.fixture("Portrait_6.jpg") != nil, "../shared/fixtures/photos is absent"))
     func fixtureImports() throws {
         let fixture = try #require(PhotoImportTests.fixture("Portrait_6.jpg"))
         let world = try PhotoTestWorld()
@@ -101,14 +107,16 @@ struct PhotoImportTests {
         #expect(photo.height == 1800)
     }
 
-    @Test("a real PNG named .jpg (../shared hopper.png) is refused; skipped without ../shared",
-          .enabled(if: PhotoImportTests.fixture("hopper.png") != nil, "../shared/fixtures/photos is absent"))
+    @Test(
+        "a real PNG named .jpg (../shared hopper.png) is refused; skipped without ../shared",
+        .enabled(if: PhotoImportTests.fixture("hopper.png") != nil, "../shared/fixtures/photos is absent"))
     func fixturePNGRefused() throws {
         let world = try PhotoTestWorld()
         let renamed = world.temp.path("hopper.jpg")
         try FileManager.default.copyItem(at: try #require(PhotoImportTests.fixture("hopper.png")), to: renamed)
-        #expect { try world.service.importPhoto(from: renamed, owner: .issue("i"), capturedAt: world.clock.now) }
-            throws: { ($0 as? PhotoError)?.cause == "not-jpeg" }
+        #expect {
+            try world.service.importPhoto(from: renamed, owner: .issue("i"), capturedAt: world.clock.now)
+        } throws: { ($0 as? PhotoError)?.cause == "not-jpeg" }
         #expect(world.folderContents() == [])
     }
 
@@ -128,9 +136,10 @@ struct PhotoImportTests {
         #expect(try world.service.deletePhotos(for: .inspection("draft")) == 2)
         #expect(world.folderContents() == ["\(other.id.uuidString).jpg"])
         #expect(try world.service.photos(for: .inspection("draft")) == [])
-        #expect(try world.database.read { db in
-            try world.service.hasUnsettledPhotos(ownerKind: .inspection, ownerLocalID: "draft", in: db)
-        } == false)
+        #expect(
+            try world.database.read { db in
+                try world.service.hasUnsettledPhotos(ownerKind: .inspection, ownerLocalID: "draft", in: db)
+            } == false)
     }
 
     @Test("discarding a photo removes it; retrying an unknown or unfailed photo says so")

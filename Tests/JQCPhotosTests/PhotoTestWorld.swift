@@ -24,11 +24,14 @@ final class PhotoTestWorld: @unchecked Sendable {  // because: immutable after i
         PhotosSchema.register(in: &migrator)
         try migrator.migrate(database)
         let user = User(id: 1, username: "alex", role: "inspector")
-        let api = APIClient(config: config, transport: transport,
-                            tokens: InMemoryTokenStore(Credentials(accessToken: "access", refreshToken: "refresh",
-                                                                   user: user)),
-                            refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "0.0.1"),
-                            clock: clock)
+        let api = APIClient(
+            config: config, transport: transport,
+            tokens: InMemoryTokenStore(
+                Credentials(
+                    accessToken: "access", refreshToken: "refresh",
+                    user: user)),
+            refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "0.0.1"),
+            clock: clock)
         service = try PhotoService(database: database, directory: temp.path("photos"), api: api, clock: clock)
     }
 
@@ -93,8 +96,10 @@ final class RecordingListener: PhotoUploadListener {
     func photoUploaded(_ photo: UploadedPhoto, in db: Database) throws {
         let row = try service.withLock { $0 }?.photos(for: photo.owner, in: db).first { $0.id == photo.id }
         calls.withLock {
-            $0.append(Call(photo: photo, insideTransaction: db.isInsideTransaction, rowStateSeen: row?.state,
-                           rowPathSeen: row?.serverPath))
+            $0.append(
+                Call(
+                    photo: photo, insideTransaction: db.isInsideTransaction, rowStateSeen: row?.state,
+                    rowPathSeen: row?.serverPath))
         }
         if failing.withLock({ $0 }) { throw ListenerFailure() }
     }

@@ -40,10 +40,12 @@ struct PhotoUploadTests {
         let expected = UploadedPhoto(
             id: photo.id, owner: .inspection("insp-1", field: "12"), serverPath: "uploads/inspection_photos/ab12.jpg",
             serverURL: "http://127.0.0.1:9/static/uploads/inspection_photos/ab12.jpg", localSentinel: photo.sentinel)
-        #expect(listener.all == [
-            RecordingListener.Call(photo: expected, insideTransaction: true, rowStateSeen: .uploaded,
-                                   rowPathSeen: "uploads/inspection_photos/ab12.jpg"),
-        ])
+        #expect(
+            listener.all == [
+                RecordingListener.Call(
+                    photo: expected, insideTransaction: true, rowStateSeen: .uploaded,
+                    rowPathSeen: "uploads/inspection_photos/ab12.jpg")
+            ])
         #expect(listener.all.first?.photo.fieldID == "12")
         #expect(issueListener.all == [])
         let stored = try #require(try world.service.photo(id: photo.id))
@@ -53,9 +55,10 @@ struct PhotoUploadTests {
         #expect(try world.service.pendingCounts() == ["photos": 0])
         #expect(progress.withLock { $0 }.last?.photoID == photo.id)
         #expect(progress.withLock { $0 }.last.map { $0.bytesSent == $0.bytesTotal && $0.bytesTotal > 0 } == true)
-        #expect(try world.database.read { db in
-            try world.service.hasUnsettledPhotos(ownerKind: .inspection, ownerLocalID: "insp-1", in: db)
-        } == false)
+        #expect(
+            try world.database.read { db in
+                try world.service.hasUnsettledPhotos(ownerKind: .inspection, ownerLocalID: "insp-1", in: db)
+            } == false)
     }
 
     @Test("a listener that throws rolls back its work; the server path is kept and the next pass only re-notifies")
@@ -74,9 +77,10 @@ struct PhotoUploadTests {
         #expect(stored.attempts == 1)
         #expect(stored.error == "the inspection could not be updated")
         #expect(try world.service.pendingCounts() == ["photos": 0])
-        #expect(try world.database.read { db in
-            try world.service.hasUnsettledPhotos(ownerKind: .issue, ownerLocalID: "issue-9", in: db)
-        })
+        #expect(
+            try world.database.read { db in
+                try world.service.hasUnsettledPhotos(ownerKind: .issue, ownerLocalID: "issue-9", in: db)
+            })
 
         listener.setFailing(false)
         let second = try await world.service.uploadPending(world.pass())
@@ -98,10 +102,12 @@ struct PhotoUploadTests {
         #expect(stored.syncStatus == .failed)
         #expect(stored.state == .pending)
         #expect(stored.error == "The uploaded file is not an image; send a JPEG photo.")
-        #expect(try world.service.failedItems() == [
-            FailedOutboxItem(kind: "photo", localID: photo.id.uuidString,
-                             reason: "The uploaded file is not an image; send a JPEG photo."),
-        ])
+        #expect(
+            try world.service.failedItems() == [
+                FailedOutboxItem(
+                    kind: "photo", localID: photo.id.uuidString,
+                    reason: "The uploaded file is not an image; send a JPEG photo.")
+            ])
         #expect(try world.service.pendingCounts() == ["photos": 0])
         #expect(FileManager.default.fileExists(atPath: photo.localFile.path))
 
@@ -140,8 +146,9 @@ struct PhotoUploadTests {
         world.transport.route(.post, path: uploadPath, [.error(503, "Busy.")], repeatLast: true)
         try world.importPhoto(.issue("issue-1"))
         _ = try await world.service.uploadPending(world.pass(explicit: false))
-        #expect(try await world.service.uploadPending(world.pass(explicit: false))
-            == StageReport(name: "photos", deferred: 1))
+        #expect(
+            try await world.service.uploadPending(world.pass(explicit: false))
+                == StageReport(name: "photos", deferred: 1))
         #expect(world.transport.requests(path: uploadPath).count == 1)
         world.clock.advance(by: 30)
         _ = try await world.service.uploadPending(world.pass(explicit: false))
@@ -172,8 +179,9 @@ struct PhotoUploadTests {
         let photo = try world.importPhoto(.issue("issue-1"))
         try FileManager.default.removeItem(at: photo.localFile)
         #expect(try await world.service.uploadPending(world.pass()) == StageReport(name: "photos", failed: 1))
-        #expect(try world.service.failedItems().map(\.reason)
-            == ["The photo's file is missing on this device; discard the photo and take it again."])
+        #expect(
+            try world.service.failedItems().map(\.reason)
+                == ["The photo's file is missing on this device; discard the photo and take it again."])
         #expect(world.transport.requests.isEmpty)
     }
 
@@ -213,11 +221,14 @@ struct PhotoOwnerTests {
         world.service.register(listener, for: .inspection)
         let photo = try world.importPhoto(.inspection("draft", field: "2"))
         let service = world.service
-        world.transport.enqueue(.respond { _ in
-            try service.deletePhotos(for: .inspection("draft"))
-            let body: JSONValue = ["ok": true, "data": ["path": "uploads/inspection_photos/late.jpg"], "error": nil]
-            return HTTPResponse(status: 200, body: body.jsonData())
-        })
+        world.transport.enqueue(
+            .respond { _ in
+                try service.deletePhotos(for: .inspection("draft"))
+                let body: JSONValue = [
+                    "ok": true, "data": ["path": "uploads/inspection_photos/late.jpg"], "error": nil,
+                ]
+                return HTTPResponse(status: 200, body: body.jsonData())
+            })
         #expect(try await world.service.uploadPending(world.pass()) == StageReport(name: "photos", pushed: 1))
         #expect(listener.all == [])
         #expect(try world.service.photo(id: photo.id) == nil)
@@ -226,8 +237,10 @@ struct PhotoOwnerTests {
 
     @Test("files are released only for settled photos of a synced owner; unsettled ones stay")
     func syncedOwnerReleased() async throws {
-        let world = try PhotoTestWorld([PhotoTestWorld.uploaded("uploads/issue_photos/one.jpg"),
-                                        .error(500, "Down.")])
+        let world = try PhotoTestWorld([
+            PhotoTestWorld.uploaded("uploads/issue_photos/one.jpg"),
+            .error(500, "Down."),
+        ])
         let status = FixedOwnerStatus()
         world.service.register(status, for: .issue)
         let settled = try world.importPhoto(.issue("issue-1"), name: "a.jpg")

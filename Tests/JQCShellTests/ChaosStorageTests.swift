@@ -43,7 +43,9 @@ final class TinyFilesystem {
 /// gives a sentence a person can act on, and nothing is lost.
 @Suite("Chaos: storage", .serialized)
 struct ChaosStorageTests {
-    @Test("disk full during submit: refused with a sentence, the draft and its answers kept, submit works once space is freed")
+    @Test(
+        "disk full during submit: refused with a sentence, the draft and its answers kept, submit works once space is freed"
+    )
     func diskFullDuringSubmit() throws {
         guard let disk = TinyFilesystem() else {
             Issue.record("cannot mount a tmpfs here (needs root); skipping the disk-full test")
@@ -54,15 +56,17 @@ struct ChaosStorageTests {
         func run(_ commands: String) throws -> ShellHarness.Result {
             try harness.run(["--data-dir", directory.path, "--json", "-c", commands], dataDir: false)
         }
-        let setup = try run("login alex --password inspect-demo; sync; start --template 3 --facility 11 --area 111; answer 2 4")
+        let setup = try run(
+            "login alex --password inspect-demo; sync; start --template 3 --facility 11 --area 111; answer 2 4")
         #expect(setup.status == 0, "\(setup.stdout)\(setup.stderr)")
         let localID = setup.jsonLines[2]["data"]?["local_id"]?.stringValue ?? ""
         disk.fill()
         let full = try run("answer 10 \"\(String(repeating: "long comment ", count: 400))\"; submit")
         #expect(full.status == 1)
         let error = full.jsonLines.last?["error"]?.stringValue ?? ""
-        #expect(error == "The local store could not be saved because the disk is full; nothing was changed. "
-            + "Free some space and try again.", "\(error)")
+        #expect(
+            error == "The local store could not be saved because the disk is full; nothing was changed. "
+                + "Free some space and try again.", "\(error)")
         #expect(full.stderr.contains("Working offline: your work is saved locally and queued."))
         disk.free()
         let after = try run("drafts; submit; status")
@@ -79,7 +83,9 @@ struct ChaosStorageTests {
             Issue.record("cannot mount a tmpfs here (needs root); skipping the disk-full test")
             return
         }
-        guard let photo = TestPaths.sharedFixture("photos/Portrait_6.jpg"), FileManager.default.fileExists(atPath: photo.path) else {
+        guard let photo = TestPaths.sharedFixture("photos/Portrait_6.jpg"),
+            FileManager.default.fileExists(atPath: photo.path)
+        else {
             Issue.record("../shared/fixtures/photos is absent; skipping")
             return
         }
@@ -92,7 +98,9 @@ struct ChaosStorageTests {
         #expect(left == ["filler"], "\(left)")
     }
 
-    @Test("a damaged store at launch: each command says which file and what to do; offline tools still work; the file is untouched")
+    @Test(
+        "a damaged store at launch: each command says which file and what to do; offline tools still work; the file is untouched"
+    )
     func damagedStoreAtLaunch() throws {
         let harness = ShellHarness()
         let store = harness.dataDirectory.path("jqc.sqlite")

@@ -19,17 +19,19 @@ struct NotificationCommandsTests {
         #expect(items.map { $0["read"] } == [false, false, true])
         #expect(items[1]["title"] == "Issue #49 assigned to you")
         #expect(items[1]["body"] == "Hand dryer not working at Riverside Clinic A")
-        #expect(items.allSatisfy { item in
-            ["id", "title", "read", "body", "created_at", "link", "event_type"].allSatisfy { item[$0] != nil }
-        })
+        #expect(
+            items.allSatisfy { item in
+                ["id", "title", "read", "body", "created_at", "link", "event_type"].allSatisfy { item[$0] != nil }
+            })
         #expect(data["unread"] == 2)
         // Listing marks nothing read (rule 50 is the iPad's screen, not this command).
         #expect(result.jsonLines[3]["data"]?["unread"] == 2)
         let banners = result.stderr.split(separator: "\n").filter { $0.hasPrefix("[notification] ") }
-        #expect(banners == [
-            "[notification] Issue #49 assigned to you — Hand dryer not working at Riverside Clinic A",
-            "[notification] Follow-up requested — Re-check floors after the noon clean (Main Courthouse)",
-        ])
+        #expect(
+            banners == [
+                "[notification] Issue #49 assigned to you — Hand dryer not working at Riverside Clinic A",
+                "[notification] Follow-up requested — Re-check floors after the noon clean (Main Courthouse)",
+            ])
     }
 
     @Test("--mark-read offline marks every unread one read at once and queues the server call")
@@ -57,16 +59,20 @@ struct NotificationCommandsTests {
         let result = try ShellHarness().run(["--json", "-c", "\(signIn); dashboard; offline; dashboard"])
         #expect(result.status == 0)
         let fresh = try #require(result.jsonLines[2]["data"]?.objectValue)
-        #expect(Set(fresh.keys).isSuperset(of: ["inspections_this_week", "average_score", "open_issues",
-                                                "overdue_schedules", "pending_follow_ups", "fetched_at", "stale"]))
+        #expect(
+            Set(fresh.keys).isSuperset(of: [
+                "inspections_this_week", "average_score", "open_issues",
+                "overdue_schedules", "pending_follow_ups", "fetched_at", "stale",
+            ]))
         #expect(fresh["stale"] == false)
         #expect(fresh["fetched_at"]?.stringValue.flatMap(DateFormats.instant(from:)) != nil)
         let cached = try #require(result.jsonLines[4]["data"]?.objectValue)
         #expect(cached["stale"] == true)
         #expect(cached["open_issues"] == fresh["open_issues"])
         #expect(cached["fetched_at"] == fresh["fetched_at"])
-        #expect(result.stderr.contains(
-            "showing cached dashboard stats — last refresh failed: The server could not be reached."))
+        #expect(
+            result.stderr.contains(
+                "showing cached dashboard stats — last refresh failed: The server could not be reached."))
     }
 
     @Test("dashboard with nothing cached and no server fails with a sentence")

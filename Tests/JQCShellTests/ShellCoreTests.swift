@@ -7,7 +7,9 @@ import Testing
 struct ShellCoreTests {
     @Test("words are split like a POSIX shell: quotes group, backslash escapes, ; separates")
     func quoting() throws {
-        let result = try ShellHarness().run(["--json", "-c", #"echo "two words" 'it''s' a\ b "q\"uote" ''; echo 'semi;colon' "x""#])
+        let result = try ShellHarness().run([
+            "--json", "-c", #"echo "two words" 'it''s' a\ b "q\"uote" ''; echo 'semi;colon' "x""#,
+        ])
         #expect(result.status == 0)
         let lines = result.jsonLines
         #expect(lines.count == 2)
@@ -17,9 +19,13 @@ struct ShellCoreTests {
 
     @Test("an unquoted leading ~ is the home directory; quoted, escaped or mid-word it stays")
     func tildeExpansion() throws {
-        let result = try ShellHarness().run(["--json", "-c", #"echo ~ ~/a.jpg '~/q' \~/e x~/y "~"/z"#],
-                                            environment: ["HOME": "/home/inspector"])
-        #expect(result.jsonLines.first?["data"]?["words"] == ["/home/inspector", "/home/inspector/a.jpg", "~/q", "~/e", "x~/y", "~/z"])
+        let result = try ShellHarness().run(
+            ["--json", "-c", #"echo ~ ~/a.jpg '~/q' \~/e x~/y "~"/z"#],
+            environment: ["HOME": "/home/inspector"])
+        #expect(
+            result.jsonLines.first?["data"]?["words"] == [
+                "/home/inspector", "/home/inspector/a.jpg", "~/q", "~/e", "x~/y", "~/z",
+            ])
     }
 
     @Test("an unclosed quote is a failed command with a sentence")
@@ -30,7 +36,9 @@ struct ShellCoreTests {
         #expect(result.jsonLines.first?["error"]?.stringValue?.hasPrefix("A \" quote is not closed") == true)
     }
 
-    @Test("--json prints exactly one line per command, and an unknown command still prints its ok:false line, then exit 1")
+    @Test(
+        "--json prints exactly one line per command, and an unknown command still prints its ok:false line, then exit 1"
+    )
     func jsonLinesAndFirstFailure() throws {
         let result = try ShellHarness().run(["--json", "-c", "echo a; frobnicate now; echo never"])
         #expect(result.status == 1)
@@ -45,7 +53,8 @@ struct ShellCoreTests {
     func scriptFile() throws {
         let harness = ShellHarness()
         let script = harness.dataDirectory.path("script.jqc")
-        try "# a comment\n\necho one\nhelp nosuchcommand\necho two\n".write(to: script, atomically: true, encoding: .utf8)
+        try "# a comment\n\necho one\nhelp nosuchcommand\necho two\n".write(
+            to: script, atomically: true, encoding: .utf8)
         let result = try harness.run(["--script", script.path])
         #expect(result.status == 1)
         #expect(result.stdout == "one\n")
@@ -59,9 +68,12 @@ struct ShellCoreTests {
         #expect(result.jsonLines.map { $0["data"]?["words"] } == [["first"], ["second"]])
     }
 
-    @Test("a bad option of jqc-shell itself exits 64 before anything runs", arguments: [
-        ["--bogus"], ["--color", "purple"], ["--server", "gopher://x"], ["--script", "a", "-c", "echo"], ["--data-dir"],
-    ])
+    @Test(
+        "a bad option of jqc-shell itself exits 64 before anything runs",
+        arguments: [
+            ["--bogus"], ["--color", "purple"], ["--server", "gopher://x"], ["--script", "a", "-c", "echo"],
+            ["--data-dir"],
+        ])
     func badOptionExits64(arguments: [String]) throws {
         let harness = ShellHarness()
         let result = try harness.run(arguments + ["-c", "echo ran"], dataDir: false)

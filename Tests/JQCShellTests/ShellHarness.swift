@@ -26,7 +26,9 @@ struct ShellHarness {
     static var binary: URL { TestPaths.productsDirectory.appendingPathComponent("jqc-shell") }
 
     /// Runs `jqc-shell --data-dir <temp> ARGS…` with `stdin` fed in and closed.
-    func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], dataDir: Bool = true) throws -> Result {
+    func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], dataDir: Bool = true)
+        throws -> Result
+    {
         let process = Process()
         process.executableURL = ShellHarness.binary
         process.arguments = (dataDir ? ["--data-dir", dataDirectory.url.path] : []) + arguments
@@ -47,7 +49,8 @@ struct ShellHarness {
         input.fileHandleForWriting.write(Data(stdin.utf8))
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: try String(contentsOf: outFile, encoding: .utf8),
-                      stderr: try String(contentsOf: errFile, encoding: .utf8))
+        return Result(
+            status: process.terminationStatus, stdout: try String(contentsOf: outFile, encoding: .utf8),
+            stderr: try String(contentsOf: errFile, encoding: .utf8))
     }
 }

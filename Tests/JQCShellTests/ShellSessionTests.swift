@@ -27,7 +27,8 @@ struct ShellSessionTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(files.contains("credentials"))
         for name in files {
-            let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: directory.appendingPathComponent(name).path)
             let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0
             let isDirectory = attributes[.type] as? FileAttributeType == .typeDirectory
             #expect(mode == (isDirectory ? 0o700 : 0o600), "\(name) has mode \(String(mode, radix: 8))")
@@ -39,8 +40,10 @@ struct ShellSessionTests {
         let harness = ShellHarness()
         #expect(try harness.run(["-c", "login alex --password inspect-demo; sync; status"]).status == 0)
         let credentials = try JSONValue.parse(Data(contentsOf: harness.dataDirectory.path("credentials")))
-        let secrets = [credentials["access_token"]?.stringValue ?? credentials["accessToken"]?.stringValue,
-                       credentials["refresh_token"]?.stringValue ?? credentials["refreshToken"]?.stringValue].compactMap { $0 }
+        let secrets = [
+            credentials["access_token"]?.stringValue ?? credentials["accessToken"]?.stringValue,
+            credentials["refresh_token"]?.stringValue ?? credentials["refreshToken"]?.stringValue,
+        ].compactMap { $0 }
         #expect(secrets.count == 2)
         let enumerator = FileManager.default.enumerator(at: harness.dataDirectory.url, includingPropertiesForKeys: nil)!
         for case let file as URL in enumerator where file.lastPathComponent != "credentials" {

@@ -2,12 +2,16 @@ import Foundation
 import JQCKit
 import JQCTestSupport
 import Testing
+
 @testable import JQCStorage
 
-private func openStore(_ directory: TemporaryDirectory, _ configuration: DatabaseConfiguration = .init()) throws -> DatabaseQueue {
+private func openStore(_ directory: TemporaryDirectory, _ configuration: DatabaseConfiguration = .init()) throws
+    -> DatabaseQueue
+{
     let store = try DatabaseQueue(path: directory.path("store.sqlite").path, configuration: configuration)
     try store.write { db in
-        try db.execute("CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data TEXT)")
+        try db.execute(
+            "CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data TEXT)")
     }
     return store
 }
@@ -19,12 +23,16 @@ struct DatabaseBasicsTests {
         let directory = TemporaryDirectory()
         let store = try openStore(directory)
         let (mode, foreignKeys, synchronous): (String?, Int64?, Int64?) = try store.writeWithoutTransaction { db in
-            (try db.scalar("PRAGMA journal_mode"), try db.scalar("PRAGMA foreign_keys"), try db.scalar("PRAGMA synchronous"))
+            (
+                try db.scalar("PRAGMA journal_mode"), try db.scalar("PRAGMA foreign_keys"),
+                try db.scalar("PRAGMA synchronous")
+            )
         }
         #expect(mode == "wal")
         #expect(foreignKeys == 1)
         #expect(synchronous == 2)  // FULL
-        let normal = try DatabaseQueue(path: directory.path("n.sqlite").path, configuration: .init(synchronous: .normal))
+        let normal = try DatabaseQueue(
+            path: directory.path("n.sqlite").path, configuration: .init(synchronous: .normal))
         #expect(try normal.writeWithoutTransaction { try $0.scalar("PRAGMA synchronous") as Int64? } == 1)
     }
 
@@ -36,8 +44,9 @@ struct DatabaseBasicsTests {
         let json: JSONValue = ["5": 4.0, "tags": ["a", "b"], "n": 9_007_199_254_740_993]
         let row = try store.write { db -> Row in
             try db.execute("CREATE TABLE typed (i INTEGER, r REAL, t TEXT, b BLOB, f INTEGER, d TEXT, j TEXT, n TEXT)")
-            try db.execute("INSERT INTO typed VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           [Int64.max, 0.1, "é😀", Data([0, 1, 255]), true, date, json, String?.none])
+            try db.execute(
+                "INSERT INTO typed VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [Int64.max, 0.1, "é😀", Data([0, 1, 255]), true, date, json, String?.none])
             return try db.fetchOne("SELECT * FROM typed")!
         }
         #expect(row["i"] as Int64? == .max)
@@ -103,7 +112,9 @@ struct TransactionTests {
             } catch is Boom {}
             try db.transaction { inner in try inner.execute("INSERT INTO items (name) VALUES ('kept')") }
         }
-        let names = try store.read { db in try db.fetchAll("SELECT name FROM items ORDER BY id").compactMap { $0["name"] as String? } }
+        let names = try store.read { db in
+            try db.fetchAll("SELECT name FROM items ORDER BY id").compactMap { $0["name"] as String? }
+        }
         #expect(names == ["outer", "kept"])
     }
 
@@ -136,7 +147,9 @@ struct StorageFailureTests {
         let big = String(repeating: "x", count: 4096)
         #expect {
             try store.write { db in
-                for index in 0..<50 { try db.execute("INSERT INTO items (name, data) VALUES (?, ?)", ["n\(index)", big]) }
+                for index in 0..<50 {
+                    try db.execute("INSERT INTO items (name, data) VALUES (?, ?)", ["n\(index)", big])
+                }
             }
         } throws: { error in
             let error = error as! DatabaseError
@@ -163,7 +176,8 @@ struct StorageFailureTests {
     func readOnly() throws {
         let directory = TemporaryDirectory()
         _ = try openStore(directory)
-        let readOnly = try DatabaseQueue(path: directory.path("store.sqlite").path, configuration: .init(readOnly: true))
+        let readOnly = try DatabaseQueue(
+            path: directory.path("store.sqlite").path, configuration: .init(readOnly: true))
         #expect { try readOnly.write { try $0.execute("INSERT INTO items (name) VALUES ('x')") } } throws: { error in
             let error = error as! DatabaseError
             return error.kind == .readOnly && error.description.contains("Check the permissions of the data directory")
@@ -236,13 +250,18 @@ struct MigrationTests {
         }
         #expect { try broken.migrate(store) } throws: { error in
             let error = error as! DatabaseError
-            return error.kind == .migrationFailed && error.description.hasPrefix("Updating the local store failed at 'issues/1-broken'")
+            return error.kind == .migrationFailed
+                && error.description.hasPrefix("Updating the local store failed at 'issues/1-broken'")
         }
         let tables = try store.read { db in
-            try db.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0["name"] as String? }
+            try db.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap {
+                $0["name"] as String?
+            }
         }
         #expect(tables == ["inspections", "jqc_migrations"])
-        let columns = try store.read { db in try db.fetchAll("PRAGMA table_info(inspections)").compactMap { $0["name"] as String? } }
+        let columns = try store.read { db in
+            try db.fetchAll("PRAGMA table_info(inspections)").compactMap { $0["name"] as String? }
+        }
         #expect(columns == ["id", "local_id"])
     }
 }

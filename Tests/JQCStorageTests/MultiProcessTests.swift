@@ -1,6 +1,7 @@
 import Foundation
 import JQCTestSupport
 import Testing
+
 @testable import JQCStorage
 
 private var probe: URL { TestPaths.productsDirectory.appendingPathComponent("jqc-storage-probe") }
@@ -9,7 +10,8 @@ private var probe: URL { TestPaths.productsDirectory.appendingPathComponent("jqc
 struct MultiProcessTests {
     @Test("a writer killed with SIGKILL mid-transaction leaves only whole batches, many times over")
     func killMidWrite() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: probe.path), "build jqc-storage-probe first (make test does)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: probe.path), "build jqc-storage-probe first (make test does)")
         let directory = TemporaryDirectory()
         let path = directory.path("crash.sqlite").path
         var generator = SystemRandomNumberGenerator()
@@ -21,9 +23,11 @@ struct MultiProcessTests {
             child.kill(SIGKILL)
             let store = try DatabaseQueue(path: path)
             let (batches, rows, integrity): (Int64, Int64, String) = try store.read { db in
-                (try db.scalar("SELECT count(DISTINCT batch) FROM batch_rows") ?? 0,
-                 try db.scalar("SELECT count(*) FROM batch_rows") ?? 0,
-                 try db.scalar("PRAGMA integrity_check") ?? "")
+                (
+                    try db.scalar("SELECT count(DISTINCT batch) FROM batch_rows") ?? 0,
+                    try db.scalar("SELECT count(*) FROM batch_rows") ?? 0,
+                    try db.scalar("PRAGMA integrity_check") ?? ""
+                )
             }
             store.close()
             #expect(integrity == "ok", "trial \(trial)")
@@ -62,9 +66,11 @@ struct MultiProcessTests {
         let holder = try ChildProcess(probe, ["hold-write", path])
         #expect(holder.readLine() == "locked")
         let store = try DatabaseQueue(path: path, configuration: .init(busyTimeout: 0.05))
-        #expect { try store.write { try $0.execute("INSERT INTO batch_rows VALUES (9, 9, 'mine')") } } throws: { error in
+        #expect { try store.write { try $0.execute("INSERT INTO batch_rows VALUES (9, 9, 'mine')") } } throws: {
+            error in
             let error = error as! DatabaseError
-            return error.kind == .busy && error.description.hasPrefix("The local store is busy: another jqc process is writing")
+            return error.kind == .busy
+                && error.description.hasPrefix("The local store is busy: another jqc process is writing")
         }
         holder.write("\n")
         #expect(holder.finish().status == 0)

@@ -2,6 +2,7 @@ import Foundation
 import JQCKit
 import Synchronization
 import Testing
+
 @testable import JQCSync
 
 /// A stage that records its runs into a shared log and does what it is told.
@@ -13,8 +14,10 @@ final class RecordingStage: SyncStage {
     let log: Mutex<[String]>
     let behaviour: @Sendable (SyncPass) async throws -> StageReport
 
-    init(_ name: String, order: Int, bestEffort: Bool = false, direction: SyncDirection = .push, log: SharedLog,
-         behaviour: @escaping @Sendable (SyncPass) async throws -> StageReport = { _ in StageReport(pushed: 1) }) {
+    init(
+        _ name: String, order: Int, bestEffort: Bool = false, direction: SyncDirection = .push, log: SharedLog,
+        behaviour: @escaping @Sendable (SyncPass) async throws -> StageReport = { _ in StageReport(pushed: 1) }
+    ) {
         self.name = name
         self.order = order
         self.isBestEffort = bestEffort
@@ -45,11 +48,14 @@ private let classify: SyncFailureClassifier = { error in
 }
 struct TestFailure: Error { let failure: SyncFailure }
 
-private func engine(_ stages: [any SyncStage], online: Bool = true, signedIn: Bool = true, updateRequired: Bool = false,
-                    clock: ManualClock = ManualClock()) -> SyncEngine {
-    SyncEngine(stages: stages,
-               guards: SyncGuards(isOnline: { online }, isSignedIn: { signedIn }, isUpdateRequired: { updateRequired }),
-               clock: clock, classify: classify, jitter: { 1 })
+private func engine(
+    _ stages: [any SyncStage], online: Bool = true, signedIn: Bool = true, updateRequired: Bool = false,
+    clock: ManualClock = ManualClock()
+) -> SyncEngine {
+    SyncEngine(
+        stages: stages,
+        guards: SyncGuards(isOnline: { online }, isSignedIn: { signedIn }, isUpdateRequired: { updateRequired }),
+        clock: clock, classify: classify, jitter: { 1 })
 }
 
 @Suite("SyncEngine")
@@ -57,8 +63,10 @@ struct SyncEngineTests {
     @Test("stages run in their declared order, whatever the registration order")
     func order() async throws {
         let log = SharedLog()
-        let sync = engine([RecordingStage("issues", order: 3, log: log), RecordingStage("photos", order: 1, log: log),
-                           RecordingStage("inspections", order: 2, log: log)])
+        let sync = engine([
+            RecordingStage("issues", order: 3, log: log), RecordingStage("photos", order: 1, log: log),
+            RecordingStage("inspections", order: 2, log: log),
+        ])
         let report = try await sync.sync(explicit: true)
         #expect(log.all == ["photos!", "inspections!", "issues!"])
         #expect(report.stages.map(\.name) == ["photos", "inspections", "issues"])
@@ -69,8 +77,10 @@ struct SyncEngineTests {
     @Test("a best-effort stage's failure is reported and never blocks the pipeline")
     func bestEffort() async throws {
         let log = SharedLog()
-        let sync = engine([RecordingStage("dashboard", order: 1, bestEffort: true, log: log) { _ in throw Boom() },
-                           RecordingStage("notifications", order: 2, log: log)])
+        let sync = engine([
+            RecordingStage("dashboard", order: 1, bestEffort: true, log: log) { _ in throw Boom() },
+            RecordingStage("notifications", order: 2, log: log),
+        ])
         let report = try await sync.sync(explicit: false)
         #expect(log.all == ["dashboard", "notifications"])
         #expect(report.stages[0].error == "boom")
@@ -81,8 +91,10 @@ struct SyncEngineTests {
     @Test("a failing stage that is not best-effort stops the pass; the pass is reported, not thrown")
     func requiredStageStops() async throws {
         let log = SharedLog()
-        let sync = engine([RecordingStage("reference", order: 1, direction: .pull, log: log) { _ in throw Boom() },
-                           RecordingStage("scheduled", order: 2, log: log)])
+        let sync = engine([
+            RecordingStage("reference", order: 1, direction: .pull, log: log) { _ in throw Boom() },
+            RecordingStage("scheduled", order: 2, log: log),
+        ])
         let report = try await sync.sync(explicit: true)
         #expect(log.all == ["reference!"])
         #expect(report.stoppedBy?.reason == .stageFailed)
@@ -93,7 +105,10 @@ struct SyncEngineTests {
     func guards() async throws {
         let log = SharedLog()
         let stage = RecordingStage("photos", order: 1, log: log)
-        await #expect(throws: SyncStopError(.offline, "You are offline; everything stays queued and will sync when you are back online.")) {
+        await #expect(
+            throws: SyncStopError(
+                .offline, "You are offline; everything stays queued and will sync when you are back online.")
+        ) {
             try await engine([stage], online: false).sync(explicit: true)
         }
         await #expect(throws: SyncStopError(.signedOut, "You are not signed in; log in to sync. Nothing was lost.")) {
@@ -108,8 +123,10 @@ struct SyncEngineTests {
     @Test("a 426 in a stage stops the pass and the stages after it do not run")
     func updateRequiredMidPass() async throws {
         let log = SharedLog()
-        let sync = engine([RecordingStage("photos", order: 1, log: log) { _ in throw TestFailure(failure: .updateRequired) },
-                           RecordingStage("inspections", order: 2, log: log)])
+        let sync = engine([
+            RecordingStage("photos", order: 1, log: log) { _ in throw TestFailure(failure: .updateRequired) },
+            RecordingStage("inspections", order: 2, log: log),
+        ])
         await #expect { try await sync.sync(explicit: true) } throws: { error in
             (error as? SyncStopError)?.reason == .updateRequired
         }
@@ -139,7 +156,11 @@ struct SyncEngineTests {
         let gate = AsyncGate()
         let first = Mutex(true)
         let stage = RecordingStage("photos", order: 1, log: log) { _ in
-            if first.withLock({ let was = $0; $0 = false; return was }) { await gate.wait() }
+            if first.withLock({
+                let was = $0; $0 = false; return was
+            }) {
+                await gate.wait()
+            }
             return StageReport(pushed: 1)
         }
         let sync = engine([stage])
@@ -190,17 +211,22 @@ struct OutboxPolicyTests {
 
     @Test("5xx, 429 and unreadable replies count towards the 5-try limit; the fifth fails the item")
     func serverAnswersCount() {
-        #expect(policy.disposition(after: .server("The server failed (500)."), attempts: 0)
-            == .keepPending(attempts: 1, reason: "The server failed (500)."))
-        #expect(policy.disposition(after: .rateLimited(retryAfter: 3), attempts: 3)
-            == .keepPending(attempts: 4, reason: "The server is busy (too many requests)."))
-        #expect(policy.disposition(after: .server("The server failed (503)."), attempts: 4)
-            == .fail(reason: "The server failed (503). (gave up after 5 tries)"))
+        #expect(
+            policy.disposition(after: .server("The server failed (500)."), attempts: 0)
+                == .keepPending(attempts: 1, reason: "The server failed (500)."))
+        #expect(
+            policy.disposition(after: .rateLimited(retryAfter: 3), attempts: 3)
+                == .keepPending(attempts: 4, reason: "The server is busy (too many requests)."))
+        #expect(
+            policy.disposition(after: .server("The server failed (503)."), attempts: 4)
+                == .fail(reason: "The server failed (503). (gave up after 5 tries)"))
     }
 
     @Test("timeouts never count as a try; offline stops the pass")
     func transientDoNotCount() {
-        #expect(policy.disposition(after: .timeout, attempts: 4) == .keepPending(attempts: 4, reason: "The server did not answer in time."))
+        #expect(
+            policy.disposition(after: .timeout, attempts: 4)
+                == .keepPending(attempts: 4, reason: "The server did not answer in time."))
         if case .stopPass(let stop) = policy.disposition(after: .offline, attempts: 4) {
             #expect(stop.reason == .offline)
         } else {
@@ -210,8 +236,9 @@ struct OutboxPolicyTests {
 
     @Test("a rejected item (other 4xx) is failed at once with the server's sentence")
     func rejectedFailsAtOnce() {
-        #expect(policy.disposition(after: .rejected("form_data contains a local:// path"), attempts: 0)
-            == .fail(reason: "form_data contains a local:// path"))
+        #expect(
+            policy.disposition(after: .rejected("form_data contains a local:// path"), attempts: 0)
+                == .fail(reason: "form_data contains a local:// path"))
     }
 
     @Test("backoff doubles from 30 s up to 30 minutes and applies to automatic passes only")
@@ -243,8 +270,9 @@ struct ConnectivityTests {
     @Test("the monitor learns the server's today and clock offset from /health")
     func learnsToday() async throws {
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_784_000_000))
-        let health = ServerHealth(serverTime: Date(timeIntervalSince1970: 1_784_000_600), today: CalendarDay("2026-07-14")!,
-                                  timeZone: "America/New_York")
+        let health = ServerHealth(
+            serverTime: Date(timeIntervalSince1970: 1_784_000_600), today: CalendarDay("2026-07-14")!,
+            timeZone: "America/New_York")
         let monitor = ConnectivityMonitor(probe: { health }, overrideStore: InMemoryOverrideStore(), clock: clock)
         #expect(await monitor.probeNow())
         #expect(await monitor.serverToday == CalendarDay("2026-07-14"))
@@ -255,10 +283,11 @@ struct ConnectivityTests {
     func manualOverride() async throws {
         let probes = Mutex(0)
         let store = InMemoryOverrideStore()
-        let monitor = ConnectivityMonitor(probe: {
-            probes.withLock { $0 += 1 }
-            return ServerHealth(serverTime: Date(), today: CalendarDay("2026-07-14")!, timeZone: "UTC")
-        }, overrideStore: store, clock: ManualClock())
+        let monitor = ConnectivityMonitor(
+            probe: {
+                probes.withLock { $0 += 1 }
+                return ServerHealth(serverTime: Date(), today: CalendarDay("2026-07-14")!, timeZone: "UTC")
+            }, overrideStore: store, clock: ManualClock())
         let transitions = await monitor.transitions()
         try await monitor.setForcedOffline(true)
         #expect(await monitor.isOnline == false)
@@ -275,10 +304,11 @@ struct ConnectivityTests {
     @Test("a failed probe publishes offline, a later good one online")
     func probeTransitions() async {
         let up = Mutex(false)
-        let monitor = ConnectivityMonitor(probe: {
-            guard up.withLock({ $0 }) else { throw Boom() }
-            return ServerHealth(serverTime: Date(), today: CalendarDay("2026-07-14")!, timeZone: "UTC")
-        }, overrideStore: InMemoryOverrideStore(), clock: ManualClock())
+        let monitor = ConnectivityMonitor(
+            probe: {
+                guard up.withLock({ $0 }) else { throw Boom() }
+                return ServerHealth(serverTime: Date(), today: CalendarDay("2026-07-14")!, timeZone: "UTC")
+            }, overrideStore: InMemoryOverrideStore(), clock: ManualClock())
         let transitions = await monitor.transitions()
         #expect(await monitor.probeNow() == false)
         up.withLock { $0 = true }
@@ -315,8 +345,9 @@ struct ConnectivityTransitionTests {
         let monitor = ConnectivityMonitor(
             probe: {
                 guard reachable.withLock({ $0 }) else { throw Boom() }
-                return ServerHealth(serverTime: Date(timeIntervalSince1970: 0), today: CalendarDay("2026-07-14")!,
-                                    timeZone: "UTC")
+                return ServerHealth(
+                    serverTime: Date(timeIntervalSince1970: 0), today: CalendarDay("2026-07-14")!,
+                    timeZone: "UTC")
             }, overrideStore: InMemoryOverrideStore(), clock: ManualClock())
         #expect(await monitor.probeNow() == false)
         try await monitor.setForcedOffline(true)

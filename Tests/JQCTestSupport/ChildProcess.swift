@@ -56,6 +56,9 @@ public final class ChildProcess: @unchecked Sendable {  // because: used from on
         let rest = stdoutPipe.fileHandleForReading.readDataToEndOfFile()
         let errors = stderrPipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: buffer + rest, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: buffer + rest, as: UTF8.self),
+            String(decoding: errors, as: UTF8.self)
+        )
     }
 }

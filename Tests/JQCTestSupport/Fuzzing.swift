@@ -43,7 +43,9 @@ public enum Mutator {
             case 1:
                 bytes[index] = [0x00, 0xFF, 0x7F, 0x80, 0x01, 0xFE].randomElement(using: &generator)!
             case 2:
-                let insert = (0..<Int.random(in: 1...16, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let insert = (0..<Int.random(in: 1...16, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
                 bytes.insert(contentsOf: insert, at: index)
             case 3:
                 let end = min(bytes.count, index + Int.random(in: 1...64, using: &generator))
@@ -55,11 +57,16 @@ public enum Mutator {
                 bytes.removeSubrange(index...)
             case 6:
                 // A marker where none belongs (JPEG segment structure) or a stray quote (JSON structure).
-                bytes.insert(contentsOf: [0xFF, [0xD8, 0xD9, 0xDA, 0xC0, 0xC4, 0xDB, 0xE1, 0xD0].randomElement(using: &generator)!],
-                             at: index)
+                bytes.insert(
+                    contentsOf: [
+                        0xFF, [0xD8, 0xD9, 0xDA, 0xC0, 0xC4, 0xDB, 0xE1, 0xD0].randomElement(using: &generator)!,
+                    ],
+                    at: index)
             default:
-                bytes[index] = [UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "]"), UInt8(ascii: ","),
-                                UInt8(ascii: "9")].randomElement(using: &generator)!
+                bytes[index] = [
+                    UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "]"), UInt8(ascii: ","),
+                    UInt8(ascii: "9"),
+                ].randomElement(using: &generator)!
             }
         }
         return Data(bytes)

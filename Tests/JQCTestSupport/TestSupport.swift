@@ -12,7 +12,8 @@ public enum TestPaths {
     /// `JQC_SHARED_DIR` overrides the location.
     public static let shared: URL? = {
         let environment = ProcessInfo.processInfo.environment["JQC_SHARED_DIR"]
-        let candidate = environment.map { URL(fileURLWithPath: $0) }
+        let candidate =
+            environment.map { URL(fileURLWithPath: $0) }
             ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
         return FileManager.default.fileExists(atPath: candidate.appendingPathComponent("SPEC.md").path)
             ? candidate : nil

@@ -96,7 +96,8 @@ extension DevServerRouter {
             let body = try context.body()
             if let token = try Fields.string(body, "refresh_token") {
                 try store.queue.write { db in
-                    try db.execute("UPDATE refresh_tokens SET revoked = 1 WHERE token_digest = ?", [refreshDigest(token)])
+                    try db.execute(
+                        "UPDATE refresh_tokens SET revoked = 1 WHERE token_digest = ?", [refreshDigest(token)])
                 }
             }
         }

@@ -19,20 +19,24 @@ let store: DatabaseQueue
 do {
     store = try DatabaseQueue(path: arguments[2])
     try store.write { db in
-        try db.execute("CREATE TABLE IF NOT EXISTS batch_rows (batch INTEGER NOT NULL, n INTEGER NOT NULL, payload TEXT NOT NULL)")
+        try db.execute(
+            "CREATE TABLE IF NOT EXISTS batch_rows (batch INTEGER NOT NULL, n INTEGER NOT NULL, payload TEXT NOT NULL)")
     }
 } catch { fail("\(error)") }
 
 switch arguments[1] {
 case "write-batches":
     let rows = Int(arguments.count > 3 ? arguments[3] : "50") ?? 50
-    var batch: Int64 = (try? store.read { db in try db.scalar("SELECT max(batch) FROM batch_rows") as Int64? } ?? 0) ?? 0
+    var batch: Int64 =
+        (try? store.read { db in try db.scalar("SELECT max(batch) FROM batch_rows") as Int64? } ?? 0) ?? 0
     let payload = String(repeating: "x", count: 200)
     while true {
         batch += 1
         do {
             try store.write { db in
-                for n in 0..<rows { try db.execute("INSERT INTO batch_rows (batch, n, payload) VALUES (?, ?, ?)", [batch, n, payload]) }
+                for n in 0..<rows {
+                    try db.execute("INSERT INTO batch_rows (batch, n, payload) VALUES (?, ?, ?)", [batch, n, payload])
+                }
             }
         } catch { fail("\(error)") }
         say("committed \(batch)")

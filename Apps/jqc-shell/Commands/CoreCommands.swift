@@ -15,23 +15,38 @@ enum CoreCommands {
             guard let (command, rest) = registry.resolve(arguments), rest.isEmpty else {
                 throw ShellError.usage("There is no command '\(name)'. Type 'help' for the list.")
             }
-            let text = ["\(command.name) \(command.usage)".trimmingCharacters(in: .whitespaces), "  \(command.summary)",
-                        command.help.isEmpty ? "" : "  " + command.help.replacingOccurrences(of: "\n", with: "\n  ")]
-                .filter { !$0.isEmpty }.joined(separator: "\n")
-            return CommandOutput(text, data: ["name": .string(command.name), "usage": .string(command.usage),
-                                              "summary": .string(command.summary), "help": .string(command.help)])
+            let text = [
+                "\(command.name) \(command.usage)".trimmingCharacters(in: .whitespaces), "  \(command.summary)",
+                command.help.isEmpty ? "" : "  " + command.help.replacingOccurrences(of: "\n", with: "\n  "),
+            ]
+            .filter { !$0.isEmpty }.joined(separator: "\n")
+            return CommandOutput(
+                text,
+                data: [
+                    "name": .string(command.name), "usage": .string(command.usage),
+                    "summary": .string(command.summary), "help": .string(command.help),
+                ])
         }
         // Synopses up to 30 characters share a line with their summary; longer ones put it on the next line.
         let column = 30
         let lines = registry.commands.map { command -> String in
             let synopsis = "\(command.name) \(command.usage)".trimmingCharacters(in: .whitespaces)
-            if synopsis.count > column { return "  \(synopsis)\n  " + String(repeating: " ", count: column + 2) + command.summary }
+            if synopsis.count > column {
+                return "  \(synopsis)\n  " + String(repeating: " ", count: column + 2) + command.summary
+            }
             return "  " + synopsis.padding(toLength: column, withPad: " ", startingAt: 0) + "  " + command.summary
         }
         return CommandOutput(
             "Commands (help COMMAND for more):\n" + lines.joined(separator: "\n"),
-            data: ["commands": .array(registry.commands.map { .object(["name": .string($0.name), "usage": .string($0.usage),
-                                                                        "summary": .string($0.summary)]) })])
+            data: [
+                "commands": .array(
+                    registry.commands.map {
+                        .object([
+                            "name": .string($0.name), "usage": .string($0.usage),
+                            "summary": .string($0.summary),
+                        ])
+                    })
+            ])
     }
 
     static let quit = Command("quit", summary: "Leave the shell (Ctrl-D does too).", offlineTool: true) { context, _ in

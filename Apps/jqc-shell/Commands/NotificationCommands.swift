@@ -7,9 +7,11 @@ enum NotificationCommands {
     static let commands: [Command] = [notifications, dashboard]
 
     static func json(_ item: NotificationItem) -> JSONValue {
-        .object(["id": .int(item.id), "title": .string(item.title), "body": .string(item.body),
-                 "link": item.link.map(JSONValue.string) ?? .null, "event_type": .string(item.eventType),
-                 "created_at": .string(item.createdAt), "read": .bool(item.read)])
+        .object([
+            "id": .int(item.id), "title": .string(item.title), "body": .string(item.body),
+            "link": item.link.map(JSONValue.string) ?? .null, "event_type": .string(item.eventType),
+            "created_at": .string(item.createdAt), "read": .bool(item.read),
+        ])
     }
 
     static let notifications = Command(
@@ -38,8 +40,9 @@ enum NotificationCommands {
                 } else if push.queued.isEmpty {
                     footer.append("Marked \(marked.count) read, here and on the server.")
                 } else {
-                    footer.append("Marked \(marked.count) read here; \(push.queued.count) wait for the server "
-                        + "(queued: the next sync sends them).")
+                    footer.append(
+                        "Marked \(marked.count) read here; \(push.queued.count) wait for the server "
+                            + "(queued: the next sync sends them).")
                 }
             }
             let items = try service.notifications()

@@ -25,7 +25,9 @@ enum OfflineToolCommands {
         do { file = try ScoreFile(data: data) } catch { throw ShellError.failed("\(error)") }
         let explanation = file.explanation
         var payload: [String: JSONValue] = ["score": explanation.score.map(JSONValue.double) ?? .null]
-        var text = "score: " + (explanation.score.map { ScoreExplanation.format($0) } ?? "none (no scoreable field was answered)")
+        var text =
+            "score: "
+            + (explanation.score.map { ScoreExplanation.format($0) } ?? "none (no scoreable field was answered)")
         if arguments.has("explain") {
             payload["fields"] = .array(explanation.parts.map(\.json))
             payload["earned"] = .double(explanation.earned)
@@ -56,9 +58,11 @@ enum OfflineToolCommands {
         let orientation = result.orientationApplied.rawValue
         return CommandOutput(
             "\(output.path): \(result.width)×\(result.height), orientation \(orientation) applied, \(result.outputBytes) bytes",
-            data: ["width": .int(Int64(result.width)), "height": .int(Int64(result.height)),
-                   "orientation": .int(Int64(orientation)), "orientation_applied": .int(Int64(orientation)),
-                   "source_width": .int(Int64(result.sourceWidth)), "source_height": .int(Int64(result.sourceHeight)),
-                   "bytes": .int(Int64(result.outputBytes)), "output": .string(output.path)])
+            data: [
+                "width": .int(Int64(result.width)), "height": .int(Int64(result.height)),
+                "orientation": .int(Int64(orientation)), "orientation_applied": .int(Int64(orientation)),
+                "source_width": .int(Int64(result.sourceWidth)), "source_height": .int(Int64(result.sourceHeight)),
+                "bytes": .int(Int64(result.outputBytes)), "output": .string(output.path),
+            ])
     }
 }

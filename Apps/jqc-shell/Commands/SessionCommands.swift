@@ -3,7 +3,7 @@ import JQCKit
 import JQCNetwork
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `login`, `logout`, `whoami`, `server` (SHELL.md; seed 001 §5, §21).
@@ -11,10 +11,12 @@ enum SessionCommands {
     static let commands: [Command] = [login, logout, whoami, server]
 
     static func userData(_ user: User?) -> [String: JSONValue] {
-        ["username": user.map { .string($0.username) } ?? .null,
-         "display_name": user.map { .string($0.displayName) } ?? .null,
-         "role": user.map { .string($0.role) } ?? .null,
-         "signed_in": .bool(user != nil)]
+        [
+            "username": user.map { .string($0.username) } ?? .null,
+            "display_name": user.map { .string($0.displayName) } ?? .null,
+            "role": user.map { .string($0.role) } ?? .null,
+            "signed_in": .bool(user != nil),
+        ]
     }
 
     static let login = Command(
@@ -78,24 +80,34 @@ enum SessionCommands {
         let arguments = try ParsedArguments(words, switches: ["yes"], usage: usage)
         let engine = try await context.engine()
         guard let target = arguments.positionals.first else {
-            return CommandOutput("\(engine.identity) (\(engine.baseURL.absoluteString))",
-                                 data: ["server": .string(engine.identity.description), "url": .string(engine.baseURL.absoluteString)])
+            return CommandOutput(
+                "\(engine.identity) (\(engine.baseURL.absoluteString))",
+                data: ["server": .string(engine.identity.description), "url": .string(engine.baseURL.absoluteString)])
         }
         guard arguments.positionals.count == 1, let identity = ServerIdentity(text: target) else {
-            throw ShellError.usage("'\(target)' is not a server: give embedded, primary, secondary or an http(s) URL. Usage: \(usage)")
+            throw ShellError.usage(
+                "'\(target)' is not a server: give embedded, primary, secondary or an http(s) URL. Usage: \(usage)")
         }
         if identity == engine.identity {
-            return CommandOutput("Already on \(identity).", data: ["server": .string(identity.description),
-                                                                  "url": .string(engine.baseURL.absoluteString), "switched": false])
+            return CommandOutput(
+                "Already on \(identity).",
+                data: [
+                    "server": .string(identity.description),
+                    "url": .string(engine.baseURL.absoluteString), "switched": false,
+                ])
         }
         guard arguments.has("yes") else {
-            throw ShellError.failed("Switching to \(identity) signs you out and clears server-pulled data (unsynced work is kept). "
-                + "Run 'server \(target) --yes' to confirm.")
+            throw ShellError.failed(
+                "Switching to \(identity) signs you out and clears server-pulled data (unsynced work is kept). "
+                    + "Run 'server \(target) --yes' to confirm.")
         }
         let previous = engine.identity
         try await engine.switchServer(to: identity)
-        return CommandOutput("Switched from \(previous) to \(identity); signed out. Log in again.",
-                             data: ["server": .string(identity.description), "url": .string(engine.baseURL.absoluteString),
-                                    "switched": true])
+        return CommandOutput(
+            "Switched from \(previous) to \(identity); signed out. Log in again.",
+            data: [
+                "server": .string(identity.description), "url": .string(engine.baseURL.absoluteString),
+                "switched": true,
+            ])
     }
 }

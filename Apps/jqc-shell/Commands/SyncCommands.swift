@@ -7,7 +7,8 @@ import JQCSync
 enum SyncCommands {
     static let commands: [Command] = [online, offline, status, sync]
 
-    static let online = Command("online", summary: "Leave airplane mode and reconnect (probes the server).") { context, _ in
+    static let online = Command("online", summary: "Leave airplane mode and reconnect (probes the server).") {
+        context, _ in
         let engine = try await context.engine()
         do { try await engine.app.connectivity.setForcedOffline(false) } catch { throw ShellError.failed("\(error)") }
         let reachable = await engine.app.connectivity.probeNow()
@@ -18,7 +19,8 @@ enum SyncCommands {
     static let offline = Command("offline", summary: "Airplane mode: no request leaves until 'online'.") { context, _ in
         let engine = try await context.engine()
         do { try await engine.app.connectivity.setForcedOffline(true) } catch { throw ShellError.failed("\(error)") }
-        return CommandOutput("Offline: work is saved locally and queued.", data: ["online": false, "forced_offline": true])
+        return CommandOutput(
+            "Offline: work is saved locally and queued.", data: ["online": false, "forced_offline": true])
     }
 
     static let status = Command(
@@ -46,16 +48,23 @@ enum SyncCommands {
         if let lastError { lines.append("last error: \(lastError)") }
         if updateRequired { lines.append("update required: this build is refused by the server; update jqc.") }
         for item in outbox.failed { lines.append("failed \(item.kind) \(item.localID): \(item.reason)") }
-        return CommandOutput(lines.joined(separator: "\n"), data: [
-            "online": .bool(isOnline), "forced_offline": .bool(forced), "signed_in": .bool(user != nil),
-            "username": user.map { .string($0.username) } ?? .null,
-            "pending": .object(outbox.pending.mapValues { .int(Int64($0)) }),
-            "failed": .array(outbox.failed.map { .object(["kind": .string($0.kind), "local_id": .string($0.localID),
-                                                          "reason": .string($0.reason)]) }),
-            "last_sync_at": lastSync.map { .string(DateFormats.instantString($0)) } ?? .null,
-            "last_error": lastError.map(JSONValue.string) ?? .null,
-            "update_required": .bool(updateRequired),
-        ])
+        return CommandOutput(
+            lines.joined(separator: "\n"),
+            data: [
+                "online": .bool(isOnline), "forced_offline": .bool(forced), "signed_in": .bool(user != nil),
+                "username": user.map { .string($0.username) } ?? .null,
+                "pending": .object(outbox.pending.mapValues { .int(Int64($0)) }),
+                "failed": .array(
+                    outbox.failed.map {
+                        .object([
+                            "kind": .string($0.kind), "local_id": .string($0.localID),
+                            "reason": .string($0.reason),
+                        ])
+                    }),
+                "last_sync_at": lastSync.map { .string(DateFormats.instantString($0)) } ?? .null,
+                "last_error": lastError.map(JSONValue.string) ?? .null,
+                "update_required": .bool(updateRequired),
+            ])
     }
 
     static let sync = Command(
@@ -94,20 +103,24 @@ enum SyncCommands {
         let snapshot = await app.sync.current
         stateFile.save(lastSyncAt: snapshot.lastSyncAt, lastError: snapshot.lastError)
         let stages = report.stages.map { stage -> JSONValue in
-            var object: [String: JSONValue] = ["name": .string(stage.name), "pushed": .int(Int64(stage.pushed)),
-                                               "pulled": .int(Int64(stage.pulled)), "failed": .int(Int64(stage.failed)),
-                                               "seconds": .double((stage.seconds * 1000).rounded() / 1000)]
+            var object: [String: JSONValue] = [
+                "name": .string(stage.name), "pushed": .int(Int64(stage.pushed)),
+                "pulled": .int(Int64(stage.pulled)), "failed": .int(Int64(stage.failed)),
+                "seconds": .double((stage.seconds * 1000).rounded() / 1000),
+            ]
             if let error = stage.error { object["error"] = .string(error) }
             return .object(object)
         }
         var lines = report.stages.map { stage in
             "  \(stage.name.padding(toLength: 18, withPad: " ", startingAt: 0)) pushed \(stage.pushed)  pulled \(stage.pulled)  "
-                + "failed \(stage.failed)  \(String(format: "%.2f", stage.seconds)) s" + (stage.error.map { "  — \($0)" } ?? "")
+                + "failed \(stage.failed)  \(String(format: "%.2f", stage.seconds)) s"
+                + (stage.error.map { "  — \($0)" } ?? "")
         }
         if lines.isEmpty { lines = ["  (no stages registered yet)"] }
         if let stop = report.stoppedBy { lines.append(context.output.yellow("stopped: \(stop.message)")) }
-        return CommandOutput("Sync finished.\n" + lines.joined(separator: "\n"),
-                             data: ["stages": .array(stages), "stopped": report.stoppedBy.map { .string($0.message) } ?? .null])
+        return CommandOutput(
+            "Sync finished.\n" + lines.joined(separator: "\n"),
+            data: ["stages": .array(stages), "stopped": report.stoppedBy.map { .string($0.message) } ?? .null])
     }
 }
 
@@ -116,13 +129,17 @@ struct SyncStateFile {
     let directory: DataDirectory
 
     func load() -> (lastSyncAt: Date?, lastError: String?) {
-        guard let text = directory.readText("sync-state.json"), let json = try? JSONValue.parse(text) else { return (nil, nil) }
+        guard let text = directory.readText("sync-state.json"), let json = try? JSONValue.parse(text) else {
+            return (nil, nil)
+        }
         return (json["last_sync_at"]?.stringValue.flatMap(DateFormats.instant(from:)), json["last_error"]?.stringValue)
     }
 
     func save(lastSyncAt: Date?, lastError: String?) {
-        let json: JSONValue = ["last_sync_at": lastSyncAt.map { .string(DateFormats.instantString($0)) } ?? .null,
-                               "last_error": lastError.map(JSONValue.string) ?? .null]
+        let json: JSONValue = [
+            "last_sync_at": lastSyncAt.map { .string(DateFormats.instantString($0)) } ?? .null,
+            "last_error": lastError.map(JSONValue.string) ?? .null,
+        ]
         try? directory.writeText("sync-state.json", json.jsonString())
     }
 }

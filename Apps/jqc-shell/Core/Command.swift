@@ -17,8 +17,10 @@ struct Command: Sendable {
     /// The work. Throws ``ShellError`` (or any error with a sentence) on failure.
     let run: @Sendable (CommandContext, [String]) async throws -> CommandOutput
 
-    init(_ name: String, usage: String = "", summary: String, help: String = "", offlineTool: Bool = false,
-         run: @escaping @Sendable (CommandContext, [String]) async throws -> CommandOutput) {
+    init(
+        _ name: String, usage: String = "", summary: String, help: String = "", offlineTool: Bool = false,
+        run: @escaping @Sendable (CommandContext, [String]) async throws -> CommandOutput
+    ) {
         self.name = name
         self.usage = usage
         self.summary = summary
@@ -63,7 +65,9 @@ struct ParsedArguments {
 
     /// Parses `words` given which options take a value and which are bare switches.
     /// - Throws: ``ShellError/usage(_:)`` for an unknown option or a missing value.
-    init(_ words: [String], valueOptions: Set<String> = [], switches allowedSwitches: Set<String> = [], usage: String) throws {
+    init(_ words: [String], valueOptions: Set<String> = [], switches allowedSwitches: Set<String> = [], usage: String)
+        throws
+    {
         var index = 0
         while index < words.count {
             let word = words[index]
@@ -78,7 +82,9 @@ struct ParsedArguments {
                     if let inlineValue {
                         options[name, default: []].append(inlineValue)
                     } else {
-                        guard index + 1 < words.count else { throw ShellError.usage("--\(name) needs a value. Usage: \(usage)") }
+                        guard index + 1 < words.count else {
+                            throw ShellError.usage("--\(name) needs a value. Usage: \(usage)")
+                        }
                         options[name, default: []].append(words[index + 1])
                         index += 1
                     }
@@ -105,7 +111,9 @@ struct ParsedArguments {
     /// - Throws: ``ShellError/usage(_:)`` when present but not an integer.
     func intOption(_ name: String, usage: String) throws -> Int? {
         guard let text = option(name) else { return nil }
-        guard let value = Int(text) else { throw ShellError.usage("--\(name) must be a whole number, not '\(text)'. Usage: \(usage)") }
+        guard let value = Int(text) else {
+            throw ShellError.usage("--\(name) must be a whole number, not '\(text)'. Usage: \(usage)")
+        }
         return value
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JQCKit
+import Synchronization
 
 /// What a command handler works with: the options, the data directory, the output, and the engine
 /// (built on first use, so offline tools never start a server or touch the network).
@@ -37,8 +38,6 @@ final class ManagedFlag: Sendable {
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }
 }
-
-import Synchronization
 
 /// Builds the engine at most once.
 actor EngineHolder {

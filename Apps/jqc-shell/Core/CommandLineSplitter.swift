@@ -12,7 +12,9 @@ enum CommandLineSplitter {
     /// The commands on `line`, each as its words; empty commands (`;;`, blank) are dropped.
     /// - Throws: ``SplitError`` for an unterminated quote or a trailing backslash.
     /// An unquoted word that is `~` or starts with `~/` has `~` replaced by `home`, as a POSIX shell does.
-    static func commands(_ line: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) throws -> [[String]] {
+    static func commands(_ line: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) throws
+        -> [[String]]
+    {
         var commands: [[String]] = []
         var words: [String] = []
         var word = ""
@@ -72,7 +74,9 @@ enum CommandLineSplitter {
             }
         }
         if escaping { throw SplitError(description: "The line ends with a lone backslash; escape it as \\\\.") }
-        if let quote { throw SplitError(description: "A \(quote) quote is not closed; close it or escape it with a backslash.") }
+        if let quote {
+            throw SplitError(description: "A \(quote) quote is not closed; close it or escape it with a backslash.")
+        }
         if inWord { finish() }
         if !words.isEmpty { commands.append(words) }
         return commands

@@ -5,7 +5,9 @@ struct CommandRegistry: Sendable {
 
     init(_ commands: [Command]) {
         var seen = Set<String>()
-        for command in commands { precondition(seen.insert(command.name).inserted, "command \(command.name) registered twice") }
+        for command in commands {
+            precondition(seen.insert(command.name).inserted, "command \(command.name) registered twice")
+        }
         self.commands = commands
     }
 
@@ -24,11 +26,13 @@ struct CommandRegistry: Sendable {
 
     /// Names starting with `prefix` (for tab completion), sorted.
     func completions(for prefix: String) -> [String] {
-        Set(commands.map(\.name).filter { $0.hasPrefix(prefix) }.map { name in
-            // Complete one word at a time.
-            let rest = name.dropFirst(prefix.count)
-            if let space = rest.firstIndex(of: " "), !prefix.contains(" ") { return String(name[..<space]) }
-            return name
-        }).sorted()
+        Set(
+            commands.map(\.name).filter { $0.hasPrefix(prefix) }.map { name in
+                // Complete one word at a time.
+                let rest = name.dropFirst(prefix.count)
+                if let space = rest.firstIndex(of: " "), !prefix.contains(" ") { return String(name[..<space]) }
+                return name
+            }
+        ).sorted()
     }
 }

@@ -12,8 +12,11 @@ struct DataDirectory: Sendable {
     static func resolve(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let option, !option.isEmpty { return URL(fileURLWithPath: option) }
         if let home = environment["JQC_HOME"], !home.isEmpty { return URL(fileURLWithPath: home) }
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingPathComponent("jqc") }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("jqc")
+        }
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appendingPathComponent(".local/share/jqc")
     }
 
@@ -21,12 +24,14 @@ struct DataDirectory: Sendable {
     /// - Throws: ``ShellError/failed(_:)`` with a sentence when it cannot be created.
     static func prepare(_ url: URL) throws -> DataDirectory {
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: url, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
         } catch {
-            throw ShellError.failed("Could not create the data directory \(url.path): \(error.localizedDescription). "
-                + "Pick another with --data-dir.")
+            throw ShellError.failed(
+                "Could not create the data directory \(url.path): \(error.localizedDescription). "
+                    + "Pick another with --data-dir.")
         }
         return DataDirectory(url: url)
     }

@@ -18,7 +18,8 @@ final class EmbeddedServer: Sendable {
     /// - Throws: ``ShellError/failed(_:)`` with the server's sentence.
     static func start(dataDirectory: DataDirectory) throws -> EmbeddedServer {
         let directory = dataDirectory.file("embedded-server")
-        let server = DevServer(configuration: DevServerConfiguration(dataDirectory: directory, seed: .demo, admin: true))
+        let server = DevServer(
+            configuration: DevServerConfiguration(dataDirectory: directory, seed: .demo, admin: true))
         do {
             _ = try server.start()
             guard let baseURL = server.baseURL else { throw ShellError.failed("it reported no address") }

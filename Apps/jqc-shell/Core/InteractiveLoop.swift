@@ -1,9 +1,10 @@
 import CEdit
 import Foundation
 import JQCKit
+import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The interactive prompt: libedit line editing, history in the data directory, tab completion of
@@ -68,9 +69,6 @@ enum InterruptCounter {
     }
 }
 
-import Synchronization
-
-
 /// A libedit line editor (CEdit's typed wrappers; callbacks are static functions, STYLE.md pitfalls).
 final class LineEditor: @unchecked Sendable {  // because: used only by the interactive loop, one call at a time.
     private let editLine: OpaquePointer
@@ -104,11 +102,13 @@ final class LineEditor: @unchecked Sendable {  // because: used only by the inte
 
     private static let completeCallback: jqc_el_command_func = { editLine, _ in
         guard let editLine, let info = el_line(editLine)?.pointee,
-              let data = jqc_el_get_clientdata(editLine)
+            let data = jqc_el_get_clientdata(editLine)
         else { return UInt8(CC_ERROR) }
         let completer = Unmanaged<Completer>.fromOpaque(data).takeUnretainedValue()
         let length = info.cursor - info.buffer
-        let typed = String(decoding: UnsafeRawBufferPointer(start: info.buffer, count: length).bindMemory(to: UInt8.self), as: UTF8.self)
+        let typed = String(
+            decoding: UnsafeRawBufferPointer(start: info.buffer, count: length).bindMemory(to: UInt8.self),
+            as: UTF8.self)
         let prefix = typed.drop { $0 == " " }
         let matches = completer.registry.completions(for: String(prefix))
         guard !matches.isEmpty else { return UInt8(CC_REFRESH_BEEP) }

@@ -22,8 +22,10 @@ final class ShellEngine: Sendable {
     private let dataDirectory: DataDirectory
     private let state: Mutex<State>
 
-    private init(app: AppComposition, selection: InMemorySelectionStore, identity: ServerIdentity,
-                 embedded: EmbeddedServer?, dataDirectory: DataDirectory, background: Bool) {
+    private init(
+        app: AppComposition, selection: InMemorySelectionStore, identity: ServerIdentity,
+        embedded: EmbeddedServer?, dataDirectory: DataDirectory, background: Bool
+    ) {
         self.app = app
         self.selection = selection
         self.dataDirectory = dataDirectory
@@ -40,7 +42,9 @@ final class ShellEngine: Sendable {
     /// server switch, which signs out and clears server-pulled data but keeps unsynced local work — starts
     /// the embedded server when that is the identity, builds the composition root and launches it.
     /// - Throws: ``ShellError/failed(_:)`` with a sentence.
-    static func start(options: ShellOptions, dataDirectory: DataDirectory, output: ShellOutput) async throws -> ShellEngine {
+    static func start(options: ShellOptions, dataDirectory: DataDirectory, output: ShellOutput) async throws
+        -> ShellEngine
+    {
         let recorded = dataDirectory.recordedServer
         let identity = options.server.flatMap(ServerIdentity.init(text:)) ?? recorded ?? .embedded
         var embedded: EmbeddedServer?
@@ -60,18 +64,21 @@ final class ShellEngine: Sendable {
         let interactive = options.scriptFile == nil && options.commandString == nil && output.stdinIsTerminal
         let app: AppComposition
         do {
-            app = try AppComposition(configuration: AppConfiguration(
-                dataDirectory: dataDirectory.url, server: ServerConfig(store: selection)))
+            app = try AppComposition(
+                configuration: AppConfiguration(
+                    dataDirectory: dataDirectory.url, server: ServerConfig(store: selection)))
         } catch {
             embedded?.stop()
             throw ShellError.failed("\(error)")
         }
-        let engine = ShellEngine(app: app, selection: selection, identity: identity, embedded: embedded,
-                                 dataDirectory: dataDirectory, background: interactive)
+        let engine = ShellEngine(
+            app: app, selection: selection, identity: identity, embedded: embedded,
+            dataDirectory: dataDirectory, background: interactive)
         if let recorded, recorded != identity {
             try await engine.forgetServer()
-            output.err("Switched server from \(recorded) to \(identity): signed out and server-pulled data cleared; "
-                + "unsynced local work was kept.")
+            output.err(
+                "Switched server from \(recorded) to \(identity): signed out and server-pulled data cleared; "
+                    + "unsynced local work was kept.")
         }
         try engine.record(identity)
         app.notificationSinks.attach(NotificationBanner(output: output))  // new notifications: a stderr banner

@@ -13,7 +13,8 @@ enum ShellMain {
             output.err("jqc-shell: \(error)")
             return 1
         }
-        let context = CommandContext(options: options, dataDirectory: directory, output: output, registry: AllCommands.registry)
+        let context = CommandContext(
+            options: options, dataDirectory: directory, output: output, registry: AllCommands.registry)
         let runner = ShellRunner(context: context)
         let status: Int32
         if let file = options.scriptFile {

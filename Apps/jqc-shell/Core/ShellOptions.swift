@@ -67,7 +67,8 @@ struct ShellOptions {
             throw UsageError(description: "Give either --script or -c, not both.")
         }
         if let server = options.server, ServerIdentity(text: server) == nil {
-            throw UsageError(description: "--server takes embedded, primary, secondary or an http(s):// URL, not '\(server)'.")
+            throw UsageError(
+                description: "--server takes embedded, primary, secondary or an http(s):// URL, not '\(server)'.")
         }
         return options
     }

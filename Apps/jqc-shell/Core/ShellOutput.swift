@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where the shell writes: results to stdout (one JSON line per command with `--json`), and

@@ -28,14 +28,17 @@ struct ShellRunner: Sendable {
     func run(words: [String]) async -> Bool {
         guard let (command, arguments) = context.registry.resolve(words) else {
             let name = words.first ?? ""
-            let suggestion = context.registry.completions(for: String(name.prefix(2))).first.map { " Did you mean '\($0)'?" } ?? ""
+            let suggestion =
+                context.registry.completions(for: String(name.prefix(2))).first.map { " Did you mean '\($0)'?" } ?? ""
             report(command: name, error: "Unknown command '\(name)'.\(suggestion) Type 'help' for the list.")
             return false
         }
         do {
             let result = try await command.run(context, arguments)
             if context.output.json {
-                context.output.out(#"{"ok":true,"command":\#(JSONValue.string(command.name).jsonString()),"data":\#(result.data.jsonString())}"#)
+                context.output.out(
+                    #"{"ok":true,"command":\#(JSONValue.string(command.name).jsonString()),"data":\#(result.data.jsonString())}"#
+                )
             } else if !result.text.isEmpty {
                 context.output.out(result.text)
             }
@@ -51,7 +54,9 @@ struct ShellRunner: Sendable {
 
     private func report(command: String, error: String) {
         if context.output.json {
-            context.output.out(#"{"ok":false,"command":\#(JSONValue.string(command).jsonString()),"error":\#(JSONValue.string(error).jsonString())}"#)
+            context.output.out(
+                #"{"ok":false,"command":\#(JSONValue.string(command).jsonString()),"error":\#(JSONValue.string(error).jsonString())}"#
+            )
         } else {
             context.output.err(context.output.red("error: ") + error)
         }
