@@ -230,6 +230,29 @@ public final class InspectionService: Sendable {
         for hook in deletionHooks { hook.draftDeleted(localID: localID) }
     }
 
+    /// Discards a failed inspection: the inspector's explicit choice (SPEC.md §4: a failed item is never retried
+    /// automatically but can be retried or discarded). Its photos and unsynced issues go with it, through the
+    /// same hooks as a deleted draft, in one transaction.
+    /// - Throws: ``InspectionsError`` `.invalidState` when it is not failed; `.notFound`; `.storage`.
+    public func discardFailed(localID: String) throws {
+        let found = try inspection(localID: localID)
+        var discarded = false
+        try wrap {
+            try store.queue.write { db in
+                guard found.status == .completed, found.syncStatus == .failed else { return }
+                for hook in deletionHooks { try hook.draftDeleting(localID: localID, db: db) }
+                discarded = try store.deleteFailed(db, localID: localID)
+            }
+        }
+        guard discarded else {
+            throw InspectionsError(
+                .invalidState,
+                "The inspection \(localID) is \(found.badge.label), not failed; only a failed inspection can be discarded."
+            )
+        }
+        for hook in deletionHooks { hook.draftDeleted(localID: localID) }
+    }
+
     /// Puts a failed inspection back in the outbox (the inspector's retry).
     /// - Throws: ``InspectionsError`` `invalidState` when it is not failed.
     public func retry(localID: String) throws {

@@ -235,6 +235,15 @@ public final class InspectionStore: Sendable {
         return db.changesCount == 1
     }
 
+    /// Deletes a completed inspection that failed for good (the inspector chose to discard it).
+    /// - Returns: whether a failed inspection was deleted.
+    /// - Throws: `DatabaseError`.
+    public func deleteFailed(_ db: Database, localID: String) throws -> Bool {
+        try db.execute(
+            "DELETE FROM inspections WHERE local_id = ? AND status = 'completed' AND sync_status = 'failed'", [localID])
+        return db.changesCount == 1
+    }
+
     // MARK: Outbox
 
     /// Marks a completed inspection synced with the server's id.

@@ -14,6 +14,7 @@ import JQCNetwork
 enum InspectionCommands {
     static let commands: [Command] = [
         start, drafts, inspections, open, form, answer, save, submit, deleteDraft, history, inspectionShow,
+        inspectionRetry, inspectionDiscard,
     ]
 
     // MARK: Helpers
@@ -336,5 +337,43 @@ enum InspectionCommands {
                 .map { "  \($0): \(answers[$0]!.jsonString())" }.joined(separator: "\n")
         }
         return CommandOutput(text, data: row.raw.objectValue ?? [:])
+    }
+
+    static let inspectionRetry = Command(
+        "inspection retry", usage: "LOCAL_ID",
+        summary: "Queue a failed inspection again (it is never retried automatically).",
+        help:
+            "See 'status' for failed items and their reasons.\nExample: inspection retry 0d81f48c-9242-490d-99e7-a87d24aaa1aa"
+    ) { context, words in
+        let usage = "inspection retry LOCAL_ID"
+        let arguments = try ParsedArguments(words, usage: usage)
+        guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
+        let localID = arguments.positionals[0]
+        let engine = try await context.engine()
+        try perform { try engine.app.inspections.retry(localID: localID) }
+        return CommandOutput(
+            "Inspection \(localID) is queued again; it goes with the next sync.",
+            data: ["local_id": .string(localID), "sync_status": "pending"])
+    }
+
+    static let inspectionDiscard = Command(
+        "inspection discard", usage: "LOCAL_ID --yes",
+        summary: "Delete a failed inspection with its photos and unsynced issues (needs --yes).",
+        help: "Only a failed inspection can be discarded; nothing is ever deleted because of an error alone.\n"
+            + "Example: inspection discard 0d81f48c-9242-490d-99e7-a87d24aaa1aa --yes"
+    ) { context, words in
+        let usage = "inspection discard LOCAL_ID --yes"
+        let arguments = try ParsedArguments(words, switches: ["yes"], usage: usage)
+        guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
+        let localID = arguments.positionals[0]
+        guard arguments.has("yes") else {
+            throw ShellError.failed(
+                "Discarding deletes the inspection \(localID) and its photos from this device for good. "
+                    + "Run 'inspection discard \(localID) --yes' to confirm.")
+        }
+        let engine = try await context.engine()
+        try perform { try engine.app.inspections.discardFailed(localID: localID) }
+        return CommandOutput(
+            "Discarded inspection \(localID).", data: ["local_id": .string(localID), "discarded": true])
     }
 }
