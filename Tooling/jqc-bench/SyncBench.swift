@@ -3,6 +3,7 @@ import JQCComposition
 import JQCInspections
 import JQCKit
 import JQCNetwork
+import JQCStorage
 
 /// SPEC.md §6 sync: N completed inspections, each with one photo in its image field (template 3, field 9),
 /// pushed by the REAL engine — `app.sync.sync(explicit: true)` on an ``AppComposition`` signed in as alex —
@@ -41,49 +42,8 @@ struct SyncBench {
         let source = work.appendingPathComponent("camera-800x600.jpg")
         try PhotoBench.generatePhoto(width: 800, height: 600, quality: 90, to: source)
 
-        // Ours: queue N completed inspections with a photo each, then time the explicit pass.
-        let server = try DevServerProcess(
-            executable: devserver, dataDirectory: serverWork.appendingPathComponent("sync-ours"))
-        defer { server.stop() }
-        let bench = try await BenchApp.open(data: work.appendingPathComponent("data"), baseURL: server.baseURL)
-        let app = bench.app
-        note("sync: queueing \(inspections) completed inspections with a photo each")
-        let photoCopies = work.appendingPathComponent("uploads", isDirectory: true)
-        try FileManager.default.createDirectory(at: photoCopies, withIntermediateDirectories: true)
-        var uploads: [(file: URL, capturedAt: Date)] = []
-        var localIDs: [String] = []
-        for index in 0..<inspections {
-            let draft = try app.inspections.start(
-                StartRequest(templateID: BenchApp.templateID, facilityID: bench.facilityID))
-            try app.inspections.answer(localID: draft.localID, fieldID: "2", arguments: ["\(1 + index % 5)"])
-            try app.inspections.answer(localID: draft.localID, fieldID: "14", arguments: ["Jordan", "Lee"])
-            let photo = try app.inspectionPhotos.attach(localID: draft.localID, fieldID: "9", file: source)
-            // The curl side uploads the very bytes the engine uploads (the pipeline's output file).
-            let copy = photoCopies.appendingPathComponent("\(index).jpg")
-            try FileManager.default.copyItem(at: photo.localFile, to: copy)
-            uploads.append((copy, photo.capturedAt))
-            _ = try app.inspections.submit(localID: draft.localID)
-            localIDs.append(draft.localID)
-        }
-        var passes = 0
-        let ours = try await seconds {
-            repeat {
-                passes += 1
-                _ = try await app.sync.sync(explicit: true)
-            } while try pending(app) > 0 && passes < 5
-        }
-        let left = try pending(app)
-        guard left == 0 else {
-            throw BenchError(
-                "sync", "\(left) items were still pending after \(passes) explicit passes; see \(work.path)/data/jqc.log.")
-        }
-        // The bodies the engine sent: the stored inspections (the photo's server path in field 9) as the stage
-        // builds them.
-        var bodies: [JSONValue] = []
-        for localID in localIDs {
-            bodies.append(InspectionPushStage.payload(for: try app.inspections.inspection(localID: localID)))
-        }
-        server.stop()
+        let full = try await engineRun(source: source, synchronous: .full, label: "full")
+        let (uploads, bodies, ours, passes) = (full.uploads, full.bodies, full.elapsed, full.passes)
 
         // The floor: the same requests from one curl process against a fresh server.
         let session = try await Session.start(devserver: devserver, work: serverWork, label: "sync-curl")
@@ -105,7 +65,13 @@ struct SyncBench {
         let requests = uploads.count + bodies.count
         let floor = try session.runCurl(
             curl, config: config, expecting: ["200", "201"], count: requests, work: work, name: "sync")
-        note("sync: engine \(format(ms: ours)) in \(passes) pass(es), curl \(format(ms: floor))")
+        session.stop()
+        // The same engine run with synchronous=NORMAL (information): how much of the gap is the local commits'
+        // fsyncs (a photo's settle and an inspection's mark-synced are one transaction each).
+        let normal = try await engineRun(source: source, synchronous: .normal, label: "normal")
+        note(
+            "sync: engine \(format(ms: ours)) in \(passes) pass(es), curl \(format(ms: floor)), "
+                + "engine NORMAL \(format(ms: normal.elapsed))")
         func rate(_ elapsed: Double) -> String {
             String(format: "%.0f req/s (%@)", Double(requests) / elapsed, format(ms: elapsed))
         }
@@ -115,8 +81,65 @@ struct SyncBench {
                 ratio: ours / floor, atMost: 1.3, target: "ours/curl time ≤ 1.3×",
                 note: "app.sync.sync(explicit: true), \(passes) pass(es), until nothing is pending (also runs the "
                     + "pull stages); \(requests) requests (photos first, then inspections with their server photo "
-                    + "paths) on fresh dev servers; one round; seam SyncBench.issues: issues not queued yet")
+                    + "paths) on fresh dev servers; one round; seam SyncBench.issues: issues not queued yet"),
+            ReportRow(
+                benchmark: "Sync: the same with synchronous=NORMAL (no fsync per local commit)",
+                ours: rate(normal.elapsed), reference: "curl -K: \(rate(floor))",
+                ratio: format(ratio: normal.elapsed / floor), target: "info", verdict: .info,
+                note: "AppConfiguration.synchronous = .normal; splits the row above: local commits vs the client"),
         ]
+    }
+
+    /// One engine run on a fresh dev server: queue N completed inspections with a photo each (not timed), then
+    /// time explicit passes until nothing is pending.
+    /// - Returns: the photo files and bodies the engine sent, the time and the number of passes.
+    private func engineRun(source: URL, synchronous: DatabaseConfiguration.Synchronous, label: String) async throws
+        -> (uploads: [(file: URL, capturedAt: Date)], bodies: [JSONValue], elapsed: Double, passes: Int)
+    {
+        let server = try DevServerProcess(
+            executable: devserver, dataDirectory: serverWork.appendingPathComponent("sync-\(label)"))
+        defer { server.stop() }
+        let runWork = work.appendingPathComponent(label, isDirectory: true)
+        let bench = try await BenchApp.open(
+            data: runWork.appendingPathComponent("data"), baseURL: server.baseURL, synchronous: synchronous)
+        let app = bench.app
+        note("sync (\(label)): queueing \(inspections) completed inspections with a photo each")
+        let photoCopies = runWork.appendingPathComponent("uploads", isDirectory: true)
+        try FileManager.default.createDirectory(at: photoCopies, withIntermediateDirectories: true)
+        var uploads: [(file: URL, capturedAt: Date)] = []
+        var localIDs: [String] = []
+        for index in 0..<inspections {
+            let draft = try app.inspections.start(
+                StartRequest(templateID: BenchApp.templateID, facilityID: bench.facilityID))
+            try app.inspections.answer(localID: draft.localID, fieldID: "2", arguments: ["\(1 + index % 5)"])
+            try app.inspections.answer(localID: draft.localID, fieldID: "14", arguments: ["Jordan", "Lee"])
+            let photo = try app.inspectionPhotos.attach(localID: draft.localID, fieldID: "9", file: source)
+            // The curl side uploads the very bytes the engine uploads (the pipeline's output file).
+            let copy = photoCopies.appendingPathComponent("\(index).jpg")
+            try FileManager.default.copyItem(at: photo.localFile, to: copy)
+            uploads.append((copy, photo.capturedAt))
+            _ = try app.inspections.submit(localID: draft.localID)
+            localIDs.append(draft.localID)
+        }
+        var passes = 0
+        let elapsed = try await seconds {
+            repeat {
+                passes += 1
+                _ = try await app.sync.sync(explicit: true)
+            } while try pending(app) > 0 && passes < 5
+        }
+        let left = try pending(app)
+        guard left == 0 else {
+            throw BenchError(
+                "sync",
+                "\(left) items were still pending after \(passes) explicit passes; see \(runWork.path)/data/jqc.log.")
+        }
+        // The bodies the engine sent: the stored inspections (the photo's server path in field 9) as the stage
+        // builds them.
+        let bodies = try localIDs.map { localID in
+            InspectionPushStage.payload(for: try app.inspections.inspection(localID: localID))
+        }
+        return (uploads, bodies, elapsed, passes)
     }
 
     private func pending(_ app: AppComposition) throws -> Int {

@@ -46,8 +46,8 @@ struct WriteBench {
             // A rating (validated against the pinned schema) or a short text, as an inspector answers.
             let rating = random.next() % 2 == 0
             let field = rating ? "3" : "14"
-            let words =
-                rating ? ["\(1 + random.next() % 5)"] : texts[Int(random.next() % 4)].split(separator: " ").map(String.init)
+            let text = texts[Int(random.next() % 4)].split(separator: " ").map(String.init)
+            let words = rating ? ["\(1 + random.next() % 5)"] : text
             let value: JSONValue = rating ? .int(Int64(words[0]) ?? 3) : .string(words.joined(separator: " "))
             var timings = [0.0, 0.0, 0.0, 0.0]
             for step in 0..<4 {
