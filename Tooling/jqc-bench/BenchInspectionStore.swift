@@ -30,6 +30,14 @@ enum EngineBenchSQL {
         try queue.write { db in try db.execute("INSERT INTO bench_bare (value) VALUES (?)", [value]) }
     }
 
+    /// Forgets the server ids of synced inspections before the memory benchmark moves the engine to a fresh dev
+    /// server, whose ids start again from the seed's (the local `server_id` column is UNIQUE).
+    static func forgetServerIDs(_ queue: DatabaseQueue) throws {
+        try queue.write { db in
+            try db.execute("UPDATE inspections SET server_id = NULL WHERE sync_status = 'synced'")
+        }
+    }
+
     /// The answer patched inside SQLite (`json_set` on `inspections.form_data`, no JSON round trip through
     /// Swift, no schema read): the design option for JQCInspections, measured for comparison. It skips the
     /// validation `InspectionService.answer` does on the pinned schema, so it is a floor, not a drop-in.
