@@ -124,7 +124,10 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
 - **Shell cold start** — the release `jqc-shell` as a fresh process (posix_spawn → exit), with the
   10,000-inspection store in its data directory: `-c "echo ready"`, the offline tool `score` (never starts a
   server), and `whoami` which builds the engine the prompt waits for (store opened and migrated, session
-  restored) against a standalone dev server; the embedded-server start is shown for information.
+  restored) against a standalone dev server; the embedded-server start is shown for information. The
+  10,000 rows there are still the stand-in table of Tooling/jqc-bench/BenchInspectionStore.swift (a
+  `jqc.sqlite` of the same size; the shell migrates its real, empty tables beside it); next: copy the
+  local-writes store instead.
 - **Transport floor** — N `POST /api/v1/issues` with distinct `local_id`s through `APIClient` +
   `CurlTransport` (kept-alive connections: `sendJSON(…, idempotent: true)`, as the server dedupes on
   `local_id`) against the same N requests from one `curl -K config` process (connections reused across
