@@ -88,7 +88,9 @@ targets += [
         path: "Tooling/jqc-inspections-probe"),
     // The benchmarks of SPEC.md §6 (`make bench`, issue 11); built in release mode by scripts/bench.sh.
     .executableTarget(
-        name: "jqc-bench", dependencies: ["JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage"], path: "Tooling/jqc-bench"),
+        name: "jqc-bench",
+        dependencies: ["JQCComposition", "JQCInspections", "JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage"],
+        path: "Tooling/jqc-bench"),
 ]
 // Tests shared by every test target: temporary directories, fixture paths. Integration runs real HTTP.
 targets += [

@@ -111,15 +111,23 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   once per run with JQCJPEG's encoder at quality 92.
 - **Peak RSS** — `/usr/bin/time -v jqc-bench import-once IN OUT` on the 12 MP photo: the whole process,
   Swift runtime included, against 2 × the decoded image (4000 × 3000 × 3 bytes).
-- **Local writes** — a store of 10,000 inspection rows (~40 answers of JSON each, outbox columns, indexes)
-  on the repository's disk; answer-a-field, save-draft and a bare single-row `INSERT` commit interleaved,
-  each its own `DatabaseQueue.write` transaction, for `synchronous=FULL` and `NORMAL`. The rows are a
-  stand-in for JQCInspections (seam `InspectionWriteWorkload` in Tooling/jqc-bench/BenchInspectionStore.swift:
-  switch it to `InspectionService.answer/save` when that lands).
+- **Local writes** — the REAL engine: an `AppComposition` (release build) over a data directory on the
+  repository's disk whose store holds 10,000 inspections of the demo template 3 (one in ten a draft, the
+  rest completed and synced): one draft started and answered through `InspectionService` (reference data
+  pulled from a standalone dev server first), the other 9,999 inserted as copies through
+  `InspectionStore.insert` in one transaction. Measured: `InspectionService.answer(localID:fieldID:arguments:)`
+  (a rating or a short text on a random draft) and `save(localID:)`, against a bare single-row `INSERT` on
+  the same connection, interleaved, each its own transaction, with `AppConfiguration.synchronous` FULL and
+  NORMAL (seam `InspectionWriteWorkload`, Tooling/jqc-bench/EngineWriteWorkload.swift). The `json_set` row
+  patches the same `inspections.form_data` inside SQLite (no Swift JSON round trip, no schema validation):
+  the design option the next step is measured against.
 - **Shell cold start** — the release `jqc-shell` as a fresh process (posix_spawn → exit), with the
   10,000-inspection store in its data directory: `-c "echo ready"`, the offline tool `score` (never starts a
   server), and `whoami` which builds the engine the prompt waits for (store opened and migrated, session
-  restored) against a standalone dev server; the embedded-server start is shown for information.
+  restored) against a standalone dev server; the embedded-server start is shown for information. The
+  10,000 rows there are still the stand-in table of Tooling/jqc-bench/BenchInspectionStore.swift (a
+  `jqc.sqlite` of the same size; the shell migrates its real, empty tables beside it); next: copy the
+  local-writes store instead.
 - **Transport floor** — N `POST /api/v1/issues` with distinct `local_id`s through `APIClient` +
   `CurlTransport` (kept-alive connections: `sendJSON(…, idempotent: true)`, as the server dedupes on
   `local_id`) against the same N requests from one `curl -K config` process (connections reused across
@@ -134,14 +142,24 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   the CurlTransport-alone row splits it between the transport and APIClient (envelope, session, clock).
   `APIClient.upload` sends each `POST` on a fresh connection (freshConnectionForNonIdempotent) while curl
   reuses one, which is most of the upload gap.
-- **Memory while pushing 10,000 items** — a child `jqc-bench memory-child` pushes 10,000 pending issues
-  from a stand-in outbox table through one `APIClient` (read a batch, POST, mark synced in its own
-  transaction) and reports its VmRSS every 500 items; flat = the RSS at the end within 10 % of the RSS
-  after the first 1,000. It moves to a fresh dev server every 250 items (the server's dedupe scan grows
-  with the issues it holds). Seam `SyncBench.memory` (Tooling/jqc-bench/MemoryBench.swift): switch the
-  loop to `SyncEngine` passes when the stages land.
-- **Sync** — a seam (`SyncBench.run` in Tooling/jqc-bench/SyncBench.swift) until the inspection, issue and
-  photo push stages land; the transport rows are its floor.
+- **Memory while syncing 10,000 items** — a child `jqc-bench memory-child` builds an `AppComposition`
+  (synchronous=FULL, signed in as alex) and pushes 10,000 completed inspections with
+  `app.sync.sync(explicit: true)` passes (every stage of the pass runs), queueing 250 at a time, and reports
+  its VmRSS every 500 items; flat = the RSS at the end within 10 % of the RSS after the first 1,000. After
+  each pass it moves the engine to a fresh dev server (`app.server.select` + sign-in; the synced rows'
+  server ids are forgotten, as the fresh server numbers from the seed again), because the dev server
+  dedupes `POST /inspections` by scanning every inspection it holds (10,000 to one server is quadratic).
+- **Sync** — N = 1,000 completed inspections (template 3: a rating, a text, and one photo in the image
+  field 9 attached with `InspectionPhotos.attach`, i.e. `PhotoService.importPhoto` through the JPEG
+  pipeline; queued through the services, not timed), then timed: `app.sync.sync(explicit: true)` until
+  nothing is pending, against a fresh standalone dev server on loopback (data on tmpfs). The floor: one
+  `curl -K config` process sending the same N photo uploads (the very files the engine uploaded, same
+  `entity_type` and `captured_at`) and then the same N `POST /api/v1/inspections` bodies (read back through
+  `InspectionPushStage.payload`, the server's photo paths in field 9) against another fresh dev server.
+  The engine's pass also runs its pull stages (reference, assigned issues, notifications, dashboard: a few
+  GETs curl does not send). The information row repeats the engine run with synchronous=NORMAL, which
+  splits the local commits' fsyncs from the client's own cost. Issues are not queued yet: seam
+  `SyncBench.issues` (Tooling/jqc-bench/SyncBench.swift) says how to add 1,000 flagged issues and their POSTs.
 
 ## Known misses: reasons and next steps
 
@@ -150,14 +168,25 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   the CPU time in the notes is the like-for-like figure. Next step: stream scanlines from the decoder into
   the encoder when the rows keep their order (orientation 1, or 2 which mirrors each row), which overlaps the
   work and drops the full-image buffer (peak RSS) too.
-- **Local writes under `synchronous=NORMAL`**: a bare commit costs tens of microseconds (no fsync), so
-  any CPU work in the answer path shows as a large ratio. The stand-in's answer reads the row, parses the
-  form data with `JSONValue.parse`, changes one value and writes `jsonString()` back; that JSON round trip
-  (~0.1 ms for 40 answers) is most of the time. Next step: patch the answer inside SQLite
-  (`json_set`, the "design option" row) or keep the form data parsed in memory while an inspection is open
-  and write it as one bound text, and make JQCKit's JSON writer cheaper.
-- **Local writes under `synchronous=FULL`**: the fsync is the floor; the ratio is the extra read, the JSON
-  round trip and the larger row/index pages written. When it misses, the same next step applies.
+- **Local writes under `synchronous=NORMAL`** (the real path misses by an order of magnitude: 0.3–0.7 ms
+  per call against a bare commit of 10–30 µs with no fsync), so the answer path's CPU work is the whole ratio.
+  Per call `InspectionService.answer` runs `SELECT *` on the row, parses both `form_data` and the pinned
+  `schema_snapshot` with `JSONValue.parse`, builds a `FormSchema` to validate the words, and writes
+  `jsonString()` of every answer back; `save` does the same minus the validation. Next step (JQCInspections):
+  read only `form_data` and `schema_hash`, cache the parsed `FormSchema` per `schema_hash` (a pinned schema
+  never changes), and write the validated value with `json_set` (the design-option row is that floor:
+  within tens of microseconds of the bare commit, its p99 ratio swinging between ~0.6× and ~2× from run to
+  run at these sizes); keep the open draft's answers in memory for autosave.
+- **Local writes under `synchronous=FULL`**: the fsync is most of every commit, so the ratio sits near 1×
+  and its p99 is the disk's; when it misses, the same next step applies.
+- **Sync** (inspections + photos vs curl): per item the engine does what curl does not — one local commit
+  when a photo settles (server path into the answer) and one when an inspection is marked synced (an fsync
+  each at FULL; the NORMAL information row shows that share), a fresh connection for every `POST`
+  (`freshConnectionForNonIdempotent`: photo uploads and inspection POSTs), the photo gate read and the
+  whole pending list parsed up front, plus the pull stages. Both sides are server-bound (the dev server's
+  dedupe scan), so the ratio understates the client's cost per request. Next steps: send inspection POSTs
+  with `idempotent: true` (the server dedupes on `local_id`, so a repeat is safe) to reuse connections,
+  read the pending list without the schema snapshots, and consider marking a batch synced in one commit.
 - **Transport overhead (`GET /auth/me`)**, when it misses: per request the client hops to a dispatch
   worker for `curl_easy_perform` and back, decodes the envelope with `JSONValue.parse`, reads the `Date`
   header for the server clock and checks the token's expiry; curl does none of that. Next step: profile

@@ -2,27 +2,62 @@ import Foundation
 import JQCKit
 import JQCStorage
 
-/// The writes the local-write benchmark drives (SPEC.md §6: "answer a field, save a draft").
-///
-/// TODO(issue 11, seam `InspectionWriteWorkload`): JQCInspections is being written in parallel. When it
-/// lands, add a conformance that opens `AppComposition` over the data directory and calls
-/// `InspectionService.answer(…)` and `InspectionService.save(…)` (the shell's `answer` and `save`), then
-/// make ``WriteBench`` build that conformance instead of ``BenchInspectionStore``. The bare commit stays
-/// ``BenchInspectionStore/bareCommit()`` on the same file and durability mode.
+/// The writes the local-write benchmark drives (SPEC.md §6: "answer a field, save a draft"), by the index
+/// of a draft in the benchmark's store. ``EngineWriteWorkload`` drives the real engine
+/// (`InspectionService.answer/save` on AppComposition's store); the bare commit is ``EngineBenchSQL``'s.
 protocol InspectionWriteWorkload {
-    /// Answers one field of one inspection (read the form data, change one value, write it back).
-    func answer(inspection: Int64, field: String, value: JSONValue) throws
-    /// Saves one inspection as a draft (the whole form data, notes, status, timestamps).
-    func saveDraft(inspection: Int64) throws
+    /// Answers one field of one draft with the words the shell's `answer` takes.
+    func answer(draft: Int, field: String, words: [String]) throws
+    /// Saves one draft (the Save Draft button: re-saves the stored answers, touches `updated_at`).
+    func saveDraft(draft: Int) throws
     /// The floor: one single-row INSERT in its own transaction on the same connection.
     func bareCommit() throws
 }
 
-/// A representative stand-in for JQCInspections' table: 10,000 rows shaped like the app's inspections
-/// (form data as JSON of ~40 answers, the outbox columns of FEATURES.md item 3, the usual indexes).
-final class BenchInspectionStore: InspectionWriteWorkload {
+/// SQL the engine write benchmark runs beside the engine, on AppComposition's own store (same file, same
+/// connection, same durability mode): the bare single-row commit, and the `json_set` design option patched
+/// into the REAL `inspections` table (JQCInspections' schema).
+enum EngineBenchSQL {
+    /// Creates the bare-commit table (benchmark only; the app never has it).
+    static func prepare(_ queue: DatabaseQueue) throws {
+        try queue.write { db in
+            try db.execute("CREATE TABLE IF NOT EXISTS bench_bare (id INTEGER PRIMARY KEY, value TEXT NOT NULL)")
+        }
+    }
+
+    /// One single-row INSERT in its own transaction.
+    static func bareCommit(_ queue: DatabaseQueue, value: String) throws {
+        try queue.write { db in try db.execute("INSERT INTO bench_bare (value) VALUES (?)", [value]) }
+    }
+
+    /// Forgets the server ids of synced inspections before the memory benchmark moves the engine to a fresh dev
+    /// server, whose ids start again from the seed's (the local `server_id` column is UNIQUE).
+    static func forgetServerIDs(_ queue: DatabaseQueue) throws {
+        try queue.write { db in
+            try db.execute("UPDATE inspections SET server_id = NULL WHERE sync_status = 'synced'")
+        }
+    }
+
+    /// The answer patched inside SQLite (`json_set` on `inspections.form_data`, no JSON round trip through
+    /// Swift, no schema read): the design option for JQCInspections, measured for comparison. It skips the
+    /// validation `InspectionService.answer` does on the pinned schema, so it is a floor, not a drop-in.
+    static func answerInSQL(_ queue: DatabaseQueue, localID: String, field: String, value: JSONValue) throws {
+        try queue.write { db in
+            try db.execute(
+                """
+                UPDATE inspections SET form_data = json_set(form_data, ?, json(?)), updated_at = ?
+                WHERE local_id = ? AND status = 'draft'
+                """,
+                ["$.\"\(field)\"", value.jsonString(), Date(), localID])
+        }
+    }
+}
+
+/// A stand-in for JQCInspections' table, kept for the cold-start benchmark's data directory: 10,000 rows
+/// shaped like the app's inspections (form data as JSON of ~40 answers, the outbox columns of FEATURES.md
+/// item 3, the usual indexes).
+final class BenchInspectionStore {
     let queue: DatabaseQueue
-    private var counter: Int64 = 0
 
     /// Opens the store at `path` in the given durability mode.
     init(path: String, synchronous: DatabaseConfiguration.Synchronous) throws {
@@ -82,52 +117,5 @@ final class BenchInspectionStore: InspectionWriteWorkload {
             }
         }
         return .object(answers)
-    }
-
-    func answer(inspection: Int64, field: String, value: JSONValue) throws {
-        try queue.write { db in
-            let text: String =
-                try db.scalar("SELECT form_data FROM bench_inspections WHERE id = ?", [inspection]) ?? "{}"
-            var answers = (try JSONValue.parse(text)).objectValue ?? [:]
-            answers[field] = value
-            try db.execute(
-                "UPDATE bench_inspections SET form_data = ?, updated_at = ?, sync_status = 'pending' WHERE id = ?",
-                [JSONValue.object(answers).jsonString(), DateFormats.instantString(Date()), inspection])
-        }
-    }
-
-    /// The same answer patched inside SQLite (`json_set`), without the JSON round trip through Swift: a design
-    /// option for JQCInspections, measured for comparison.
-    func answerInSQL(inspection: Int64, field: String, value: JSONValue) throws {
-        try queue.write { db in
-            try db.execute(
-                """
-                UPDATE bench_inspections SET form_data = json_set(form_data, ?, json(?)), updated_at = ?,
-                    sync_status = 'pending'
-                WHERE id = ?
-                """,
-                ["$.\"\(field)\"", value.jsonString(), DateFormats.instantString(Date()), inspection])
-        }
-    }
-
-    func saveDraft(inspection: Int64) throws {
-        try queue.write { db in
-            guard let row = try db.fetchOne("SELECT form_data, notes FROM bench_inspections WHERE id = ?", [inspection])
-            else { return }
-            let answers = try JSONValue.parse((row["form_data"] as String?) ?? "{}")
-            try db.execute(
-                """
-                UPDATE bench_inspections SET form_data = ?, notes = ?, status = 'draft', score = NULL,
-                    updated_at = ?, sync_status = 'pending', sync_attempts = 0, sync_error = NULL
-                WHERE id = ?
-                """,
-                [answers.jsonString(), (row["notes"] as String?) ?? "", DateFormats.instantString(Date()), inspection])
-        }
-    }
-
-    func bareCommit() throws {
-        counter += 1
-        let value = "bare-\(counter)"
-        try queue.write { db in try db.execute("INSERT INTO bench_bare (value) VALUES (?)", [value]) }
     }
 }

@@ -1,18 +1,20 @@
 import Foundation
+import JQCComposition
+import JQCInspections
 import JQCKit
 import JQCNetwork
 
-/// SPEC.md §6 "memory flat while syncing 10,000 items", measured on a stand-in push loop until the
-/// feature stages land: a child `jqc-bench memory-child` pushes 10,000 pending issues from a local outbox
-/// (``BenchOutboxStore``) through one ``APIClient`` + ``CurlTransport``, marking each synced, and reports
-/// its own resident set size (`/proc/self/status` VmRSS) every 500 items. Flat means the RSS after the
-/// last item is within 10 % of the RSS after the first 1,000 (warm-up: caches, connections, statements).
+/// SPEC.md §6 "memory flat while syncing 10,000 items", through the REAL engine: a child
+/// `jqc-bench memory-child` builds an ``AppComposition`` (signed in as alex, `synchronous=FULL`), queues
+/// completed inspections (template 3, realistic answers) and pushes them with `app.sync.sync(explicit: true)`
+/// passes — every stage of the pass runs — reporting its own resident set size (`/proc/self/status` VmRSS)
+/// every 500 items. Flat means the RSS after the last item is within 10 % of the RSS after the first 1,000
+/// (warm-up: caches, connections, statements).
 ///
-/// The dev server dedupes issues by scanning all it holds, so the child moves to a fresh dev server every
-/// 250 items (same demo seed; the client re-points its ServerConfig and signs in again) to keep the run short.
-///
-/// TODO(issue 11, seam `SyncBench.memory`): when the issue, inspection and photo stages land, replace the
-/// push loop in ``MemoryChild`` by `AppComposition.sync` passes over 10,000 queued items.
+/// The dev server dedupes inspections by scanning all it holds, so 10,000 POSTs to one server would grow
+/// quadratically: the child queues 250 items, runs a pass, then moves the engine to a fresh dev server (same
+/// demo seed; `app.server.select`, a new sign-in, and the synced rows' server ids forgotten since the fresh
+/// server numbers from the seed again).
 struct MemoryBench {
     let devserver: String
     let work: URL
@@ -43,20 +45,22 @@ struct MemoryBench {
         note("memory: \(warm.kib) KiB at \(warm.items) items → \(last.kib) KiB at \(last.items), peak \(peak)")
         return [
             ReportRow(
-                benchmark: "Memory while pushing \(last.items) outbox items (stand-in push loop)",
+                benchmark: "Memory while syncing \(last.items) inspections (SyncEngine passes)",
                 ours: "\(format(kib: warm.kib)) at \(warm.items) → \(format(kib: last.kib)) at \(last.items)",
                 reference: "peak \(format(kib: peak))", ratio: String(format: "%+.1f %%", growth * 100),
                 target: "flat: growth ≤ 10 %", verdict: growth <= 0.10 ? .pass : .miss,
-                note: "VmRSS every 500 items; store → APIClient POST /api/v1/issues → mark synced; "
-                    + "seam SyncBench.memory switches it to SyncEngine passes")
+                note: "VmRSS every 500 items; AppComposition, synchronous=FULL: app.sync.sync(explicit: true) every "
+                    + "\(MemoryChild.segment) queued completed inspections, a fresh dev server each (its dedupe scan)")
         ]
     }
 }
 
 /// `jqc-bench memory-child DEVSERVER WORK SERVER-WORK ITEMS`: the push loop measured by ``MemoryBench``;
 /// prints "items rss-kib" lines.
+/// `jqc-bench memory-child DEVSERVER WORK SERVER-WORK ITEMS`: the engine passes measured by ``MemoryBench``;
+/// prints "items rss-kib" lines.
 enum MemoryChild {
-    /// Items per dev server (its per-request work grows with the issues it holds).
+    /// Items per dev server (its per-request work grows with the inspections it holds).
     static let segment = 250
     /// Items between RSS samples.
     static let sampleEvery = 500
@@ -68,8 +72,8 @@ enum MemoryChild {
         let (devserver, work, serverWork) = (
             arguments[0], URL(fileURLWithPath: arguments[1]), URL(fileURLWithPath: arguments[2])
         )
-        let outbox = work.appendingPathComponent("outbox.sqlite")
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: outbox.path + suffix) }
+        let data = work.appendingPathComponent("engine-data", isDirectory: true)
+        try? FileManager.default.removeItem(at: data)
         var round = 0
         func freshServer() throws -> DevServerProcess {
             round += 1
@@ -78,41 +82,48 @@ enum MemoryChild {
         }
         var server = try freshServer()
         defer { server.stop() }
-        let selection = InMemorySelectionStore(server.baseURL)
-        let config = ServerConfig(store: selection)
-        let api = APIClient(
-            config: config, transport: CurlTransport(), tokens: InMemoryTokenStore(),
-            refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "bench"))
-        _ = try await api.login(username: "alex", password: "inspect-demo")
-        guard let facility = try await api.getJSON("/api/v1/facilities").arrayValue?.first?["id"]?.intValue else {
-            throw BenchError("seed", "The dev server's demo seed has no facility for alex.")
-        }
-        let store = try BenchOutboxStore(path: outbox.path)
-        try store.fill(count: items, facilityID: facility)
+        let bench = try await BenchApp.open(data: data, baseURL: server.baseURL)
+        let app = bench.app
+        // The model: a draft started and answered through the service; the queued items are completed copies.
+        let model = try bench.startAnsweredDraft()
         report(0)
         var sent = 0
-        while true {
-            let batch = try store.pending(limit: 50)
-            if batch.isEmpty { break }
-            for item in batch {
-                if sent > 0 && sent % segment == 0 {
-                    server.stop()
-                    server = try freshServer()
-                    guard let selected = ServerSelection(storedValue: server.baseURL) else {
-                        throw BenchError("devserver", "The dev server address \(server.baseURL) is not a server URL.")
-                    }
-                    try config.select(selected)
-                    _ = try await api.login(username: "alex", password: "inspect-demo")
+        while sent < items {
+            if sent > 0 {
+                server.stop()
+                server = try freshServer()
+                try EngineBenchSQL.forgetServerIDs(app.store)
+                guard let selected = ServerSelection(storedValue: server.baseURL) else {
+                    throw BenchError("devserver", "The dev server address \(server.baseURL) is not a server URL.")
                 }
-                let body: JSONValue = .object([
-                    "local_id": .string(item.localID), "facility_id": .int(item.facilityID),
-                    "severity": .string(item.severity), "description": .string(item.details),
-                ])
-                let reply = try await api.sendJSON(.post, path: "/api/v1/issues", body: body, idempotent: true)
-                try store.markSynced(item.id, serverID: reply["id"]?.intValue)
-                sent += 1
-                if sent % sampleEvery == 0 { report(sent) }
+                try app.server.select(selected)
+                _ = try await app.api.login(username: "alex", password: "inspect-demo")
             }
+            let count = min(segment, items - sent)
+            let now = Date()
+            try app.store.write { db in
+                for index in sent..<(sent + count) {
+                    var copy = model
+                    copy.localID = "memory-\(index)"
+                    copy.status = .completed
+                    copy.syncStatus = .pending
+                    copy.completedAt = now
+                    copy.overallScore = 80
+                    try app.inspections.store.insert(db, copy)
+                }
+            }
+            let pass = try await app.sync.sync(explicit: true)
+            let left = try app.outboxStatus().pending.values.reduce(0, +)
+            guard left == 0 else {
+                let stages = pass.stages.map { "\($0.name) pushed \($0.pushed) deferred \($0.deferred) failed \($0.failed)" }
+                throw BenchError(
+                    "sync",
+                    "\(left) items were still pending after a pass (\(stages.joined(separator: "; ")); "
+                        + "stopped: \(pass.stoppedBy.map { "\($0)" } ?? "no")); see \(data.path)/jqc.log.")
+            }
+            let before = sent
+            sent += count
+            if sent / sampleEvery > before / sampleEvery { report(sent) }
         }
         if sent % sampleEvery != 0 { report(sent) }
     }

@@ -1,25 +1,148 @@
 import Foundation
+import JQCComposition
+import JQCInspections
+import JQCKit
+import JQCNetwork
+import JQCStorage
 
-/// SPEC.md §6 sync and memory: the seams for when the feature stages land.
+/// SPEC.md §6 sync: N completed inspections, each with one photo in its image field (template 3, field 9),
+/// pushed by the REAL engine — `app.sync.sync(explicit: true)` on an ``AppComposition`` signed in as alex —
+/// to a fresh standalone `jqc-devserver` on loopback (data on tmpfs), against the same requests from one
+/// `curl -K config` process (N photo uploads, then N `POST /api/v1/inspections` with the same bodies and
+/// local ids the engine sent) against another fresh dev server.
 ///
-/// TODO(issue 11, seam `SyncBench.run`): once JQCInspections, JQCIssues and JQCPhotos register their push
-/// stages in AppComposition, build an `AppComposition` over a temporary data directory pointed at a fresh
-/// standalone `jqc-devserver` (see ``Session``), sign in as alex, queue N = 1,000 completed inspections,
-/// 1,000 issues and 1,000 photos through the services (not timed), then time `app.sync.runPass(explicit:)`
-/// until nothing is pending. The floor is the same requests from one `curl -K` process: build its config
-/// from the requests the dev server saw (`/__admin/state`) or from the queued rows, as ``Session`` does for
-/// issues. Report requests/s and the ratio against "ours/curl time ≤ 1.3×". Add jqc-bench's dependency on
-/// JQCComposition in Package.swift then (jqc-lint already lets the bench tier import it).
+/// Not timed: the reference pull, and queueing the work through the services (start, answer, attach the
+/// photo through JQCPhotos' pipeline, submit). Timed: the explicit pass(es) until nothing is pending. The
+/// pass also runs the pull stages (reference, assigned issues, notifications, dashboard): a handful of GETs
+/// curl does not send.
 ///
-/// Seam `SyncBench.memory`: ``MemoryBench`` measures RSS over a stand-in push loop of 10,000 items today;
-/// its TODO says how to switch it to the engine's passes.
-enum SyncBench {
-    static func run() -> [ReportRow] {
-        [
-            .skipped(
-                "Sync: 1,000 inspections + 1,000 issues + 1,000 photos vs curl", target: "ours/curl time ≤ 1.3×",
-                why: "seam SyncBench.run: waits for the inspection, issue and photo push stages; the transport "
-                    + "rows above are its floor today")
+/// Seam `SyncBench.issues`: JQCIssues' push stage is registered in AppComposition, but this benchmark does not
+/// queue issues yet. Next: flag one issue per inspection (`app.issues.flag(inspectionLocalID:…)`) before
+/// submit, and add the N `POST /api/v1/issues` bodies the engine sent (read back with the issue store's
+/// payload) to the curl config after the inspections; the row's name then says "+ N issues".
+///
+/// Seam `SyncBench.memory`: ``MemoryBench`` measures RSS over a stand-in push loop of 10,000 items (see its
+/// note for why it stays a stand-in).
+struct SyncBench {
+    let devserver: String
+    let work: URL
+    let serverWork: URL
+    let inspections: Int
+
+    /// Issues queued per inspection (the `issues` seam: 0 until the issue side is wired here).
+    static let issuesPerInspection = 0
+
+    func run() async throws -> [ReportRow] {
+        let name = "Sync: \(inspections) inspections + \(inspections) photos vs curl"
+        guard let curl = Child.which("curl") else {
+            return [.skipped(name, target: "ours/curl time ≤ 1.3×", why: "curl not found: run make deps")]
+        }
+        try? FileManager.default.removeItem(at: work)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let source = work.appendingPathComponent("camera-800x600.jpg")
+        try PhotoBench.generatePhoto(width: 800, height: 600, quality: 90, to: source)
+
+        let full = try await engineRun(source: source, synchronous: .full, label: "full")
+        let (uploads, bodies, ours, passes) = (full.uploads, full.bodies, full.elapsed, full.passes)
+
+        // The floor: the same requests from one curl process against a fresh server.
+        let session = try await Session.start(devserver: devserver, work: serverWork, label: "sync-curl")
+        defer { session.stop() }
+        var config = ""
+        for upload in uploads {
+            if !config.isEmpty { config += "next\n" }
+            config += session.entry(url: "\(session.baseURL)/api/v1/photos/upload")
+            config += "form = \(session.quoted("file=@\(upload.file.path);type=image/jpeg"))\n"
+            config += "form = \"entity_type=inspection\"\n"
+            config += "form = \(session.quoted("captured_at=\(DateFormats.instantString(upload.capturedAt))"))\n"
+        }
+        for body in bodies {
+            config += "next\n"
+            config += session.entry(url: "\(session.baseURL)/api/v1/inspections")
+            config += "header = \"Content-Type: application/json\"\n"
+            config += "data = \(session.quoted(body.jsonString()))\n"
+        }
+        let requests = uploads.count + bodies.count
+        let floor = try session.runCurl(
+            curl, config: config, expecting: ["200", "201"], count: requests, work: work, name: "sync")
+        session.stop()
+        // The same engine run with synchronous=NORMAL (information): how much of the gap is the local commits'
+        // fsyncs (a photo's settle and an inspection's mark-synced are one transaction each).
+        let normal = try await engineRun(source: source, synchronous: .normal, label: "normal")
+        note(
+            "sync: engine \(format(ms: ours)) in \(passes) pass(es), curl \(format(ms: floor)), "
+                + "engine NORMAL \(format(ms: normal.elapsed))")
+        func rate(_ elapsed: Double) -> String {
+            String(format: "%.0f req/s (%@)", Double(requests) / elapsed, format(ms: elapsed))
+        }
+        return [
+            .ratio(
+                name, ours: rate(ours), reference: "curl -K (one process, keep-alive): \(rate(floor))",
+                ratio: ours / floor, atMost: 1.3, target: "ours/curl time ≤ 1.3×",
+                note: "app.sync.sync(explicit: true), \(passes) pass(es), until nothing is pending (also runs the "
+                    + "pull stages); \(requests) requests (photos first, then inspections with their server photo "
+                    + "paths) on fresh dev servers; one round; seam SyncBench.issues: issues not queued yet"),
+            ReportRow(
+                benchmark: "Sync: the same with synchronous=NORMAL (no fsync per local commit)",
+                ours: rate(normal.elapsed), reference: "curl -K: \(rate(floor))",
+                ratio: format(ratio: normal.elapsed / floor), target: "info", verdict: .info,
+                note: "AppConfiguration.synchronous = .normal; splits the row above: local commits vs the client"),
         ]
+    }
+
+    /// One engine run on a fresh dev server: queue N completed inspections with a photo each (not timed), then
+    /// time explicit passes until nothing is pending.
+    /// - Returns: the photo files and bodies the engine sent, the time and the number of passes.
+    private func engineRun(source: URL, synchronous: DatabaseConfiguration.Synchronous, label: String) async throws
+        -> (uploads: [(file: URL, capturedAt: Date)], bodies: [JSONValue], elapsed: Double, passes: Int)
+    {
+        let server = try DevServerProcess(
+            executable: devserver, dataDirectory: serverWork.appendingPathComponent("sync-\(label)"))
+        defer { server.stop() }
+        let runWork = work.appendingPathComponent(label, isDirectory: true)
+        let bench = try await BenchApp.open(
+            data: runWork.appendingPathComponent("data"), baseURL: server.baseURL, synchronous: synchronous)
+        let app = bench.app
+        note("sync (\(label)): queueing \(inspections) completed inspections with a photo each")
+        let photoCopies = runWork.appendingPathComponent("uploads", isDirectory: true)
+        try FileManager.default.createDirectory(at: photoCopies, withIntermediateDirectories: true)
+        var uploads: [(file: URL, capturedAt: Date)] = []
+        var localIDs: [String] = []
+        for index in 0..<inspections {
+            let draft = try app.inspections.start(
+                StartRequest(templateID: BenchApp.templateID, facilityID: bench.facilityID))
+            try app.inspections.answer(localID: draft.localID, fieldID: "2", arguments: ["\(1 + index % 5)"])
+            try app.inspections.answer(localID: draft.localID, fieldID: "14", arguments: ["Jordan", "Lee"])
+            let photo = try app.inspectionPhotos.attach(localID: draft.localID, fieldID: "9", file: source)
+            // The curl side uploads the very bytes the engine uploads (the pipeline's output file).
+            let copy = photoCopies.appendingPathComponent("\(index).jpg")
+            try FileManager.default.copyItem(at: photo.localFile, to: copy)
+            uploads.append((copy, photo.capturedAt))
+            _ = try app.inspections.submit(localID: draft.localID)
+            localIDs.append(draft.localID)
+        }
+        var passes = 0
+        let elapsed = try await seconds {
+            repeat {
+                passes += 1
+                _ = try await app.sync.sync(explicit: true)
+            } while try pending(app) > 0 && passes < 5
+        }
+        let left = try pending(app)
+        guard left == 0 else {
+            throw BenchError(
+                "sync",
+                "\(left) items were still pending after \(passes) explicit passes; see \(runWork.path)/data/jqc.log.")
+        }
+        // The bodies the engine sent: the stored inspections (the photo's server path in field 9) as the stage
+        // builds them.
+        let bodies = try localIDs.map { localID in
+            InspectionPushStage.payload(for: try app.inspections.inspection(localID: localID))
+        }
+        return (uploads, bodies, elapsed, passes)
+    }
+
+    private func pending(_ app: AppComposition) throws -> Int {
+        try app.outboxStatus().pending.values.reduce(0, +)
     }
 }

@@ -72,7 +72,11 @@ func runBenchmarks(_ options: BenchOptions) async throws {
         case "photos":
             emit(try PhotoBench(fixtures: options.fixtures, work: work, rounds: quick ? 2 : 5).run())
         case "writes":
-            emit(try WriteBench(work: work, rows: quick ? 2_000 : 10_000, samples: quick ? 100 : 1_000).run())
+            emit(
+                try await WriteBench(
+                    devserver: devserver, work: work, serverWork: options.serverWork ?? work,
+                    rows: quick ? 2_000 : 10_000, samples: quick ? 100 : 1_000
+                ).run())
         case "coldstart":
             // The engine-start row needs a server to name; a standalone dev server serves it.
             let server =
@@ -99,7 +103,11 @@ func runBenchmarks(_ options: BenchOptions) async throws {
                     uploads: quick ? 50 : 200, rounds: quick ? 1 : 3
                 ).run())
         default:
-            emit(SyncBench.run())
+            emit(
+                try await SyncBench(
+                    devserver: devserver, work: work, serverWork: options.serverWork ?? work,
+                    inspections: quick ? 100 : 1_000
+                ).run())
         }
     }
 }
