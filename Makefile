@@ -40,7 +40,7 @@ test-only:
 
 ## lint: swift-format in lint mode, then jqc-lint (and, in CI, the explicit-import build)
 lint:
-	$(SWIFT) format lint --configuration .swift-format --recursive Package.swift Modules Apps Tooling Tests
+	$(SWIFT) format lint --strict --configuration .swift-format --recursive Package.swift Modules Apps Tooling Tests
 	@if [ -f Apps/jqc-lint/main.swift ] && [ -f jqc-lint.json ]; then \
 	  $(SWIFT) build $(SWIFT_FLAGS) --product jqc-lint >/dev/null && $(BIN)/jqc-lint --root . ; \
 	fi

@@ -115,7 +115,9 @@ enum MemoryChild {
             let pass = try await app.sync.sync(explicit: true)
             let left = try app.outboxStatus().pending.values.reduce(0, +)
             guard left == 0 else {
-                let stages = pass.stages.map { "\($0.name) pushed \($0.pushed) deferred \($0.deferred) failed \($0.failed)" }
+                let stages = pass.stages.map {
+                    "\($0.name) pushed \($0.pushed) deferred \($0.deferred) failed \($0.failed)"
+                }
                 throw BenchError(
                     "sync",
                     "\(left) items were still pending after a pass (\(stages.joined(separator: "; ")); "
