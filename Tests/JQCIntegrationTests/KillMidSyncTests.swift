@@ -27,15 +27,18 @@ struct KillMidSyncTests {
         _ = try run(world, directory, "login alex --password inspect-demo; sync")
         var generator = SystemRandomNumberGenerator()
         var localIDs: [String] = []
+        var issueIDs: [String] = []
+        let photo = try jpeg(in: directory.url, "evidence.jpg", seed: 5)
         // `make chaos` runs 200 trials (JQC_CHAOS_TRIALS); `make test` a short 10.
         let trials = ProcessInfo.processInfo.environment["JQC_CHAOS_TRIALS"].flatMap(Int.init) ?? 10
         for _ in 0..<trials {
             let lines = try run(
                 world, directory,
-                "start --template 3 --facility 11 --area 111; answer 2 3; submit; start --template 4 --facility 21")
-            let ids = lines.compactMap { $0["data"]?["local_id"]?.stringValue }
-            try #require(ids.count >= 3, "\(lines)")
-            localIDs.append(ids[0])
+                "start --template 3 --facility 11 --area 111; answer 2 3; photo 9 \(photo.path); "
+                    + "flag low \"Scuffed wall\" --photo \(photo.path); submit; start --template 4 --facility 21")
+            try #require(lines.count == 6 && lines.allSatisfy { $0["ok"] == true }, "\(lines)")
+            localIDs.append(lines[0]["data"]?["local_id"]?.stringValue ?? "")
+            issueIDs.append(lines[3]["data"]?["issue"]?["local_id"]?.stringValue ?? "")
             let child = try ChildProcess(
                 KillMidSyncTests.shell,
                 [
@@ -48,18 +51,26 @@ struct KillMidSyncTests {
         #expect(final.first?["ok"] == true)
         let state = try world.adminState()["inspections"]?.arrayValue ?? []
         let counts = localIDs.map { id in state.filter { $0["local_id"] == .string(id) }.count }
-        let lost = counts.filter { $0 == 0 }.count
-        let duplicated = counts.map { max(0, $0 - 1) }.reduce(0, +)
+        let serverIssues = try world.adminState()["issues"]?.arrayValue ?? []
+        let issueCounts = issueIDs.map { id in serverIssues.filter { $0["local_id"] == .string(id) }.count }
+        let all = counts + issueCounts
+        let lost = all.filter { $0 == 0 }.count
+        let duplicated = all.map { max(0, $0 - 1) }.reduce(0, +)
+        // Every issue landed with its photo, and every inspection with its photo's server path (never local://).
+        let ourIssues = serverIssues.filter { issueIDs.contains($0["local_id"]?.stringValue ?? "") }
+        #expect(ourIssues.allSatisfy { $0["photo_path"]?.stringValue?.hasPrefix("uploads/") == true })
+        let ourInspections = state.filter { localIDs.contains($0["local_id"]?.stringValue ?? "") }
+        #expect(ourInspections.allSatisfy { $0["form_data"]?["9"]?.stringValue?.hasPrefix("uploads/") == true })
         print(
-            "chaos: \(trials) kill -9 trials mid-sync: \(localIDs.count) inspections, lost \(lost), duplicated \(duplicated)"
-        )
+            "chaos: \(trials) kill -9 trials mid-sync: \(localIDs.count) inspections and \(issueIDs.count) issues "
+                + "with photos, lost \(lost), duplicated \(duplicated)")
         #expect(lost == 0)
         #expect(duplicated == 0)
         let local = final[1]["data"]?["inspections"]?.arrayValue ?? []
         #expect(local.count == 2 * trials)
         #expect(local.filter { $0["badge"] == "Completed" }.count == trials)
         #expect(local.filter { $0["badge"] == "Draft" }.count == trials)
-        #expect(final[2]["data"]?["pending"]?["inspections"] == 0)
+        #expect(final[2]["data"]?["pending"] == ["photos": 0, "inspections": 0, "issues": 0])
         #expect(final[2]["data"]?["failed"] == [])
     }
 }
