@@ -89,7 +89,9 @@ targets += [
     // The benchmarks of SPEC.md §6 (`make bench`, issue 11); built in release mode by scripts/bench.sh.
     .executableTarget(
         name: "jqc-bench",
-        dependencies: ["JQCComposition", "JQCInspections", "JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage"],
+        dependencies: [
+            "JQCComposition", "JQCInspections", "JQCIssues", "JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage",
+        ],
         path: "Tooling/jqc-bench"),
 ]
 // Tests shared by every test target: temporary directories, fixture paths. Integration runs real HTTP.

@@ -1,6 +1,7 @@
 import Foundation
 import JQCComposition
 import JQCInspections
+import JQCIssues
 import JQCKit
 import JQCNetwork
 import JQCStorage
@@ -16,10 +17,9 @@ import JQCStorage
 /// pass also runs the pull stages (reference, assigned issues, notifications, dashboard): a handful of GETs
 /// curl does not send.
 ///
-/// Seam `SyncBench.issues`: JQCIssues' push stage is registered in AppComposition, but this benchmark does not
-/// queue issues yet. Next: flag one issue per inspection (`app.issues.flag(inspectionLocalID:…)`) before
-/// submit, and add the N `POST /api/v1/issues` bodies the engine sent (read back with the issue store's
-/// payload) to the curl config after the inspections; the row's name then says "+ N issues".
+/// Each inspection also carries one flagged issue (`app.issues.flag`), pushed after it (rule 11); curl sends
+/// the same `POST /api/v1/issues` bodies after the inspections (a fresh server numbers the records in the same
+/// order, so the `inspection_id`s match).
 ///
 /// Seam `SyncBench.memory`: ``MemoryBench`` measures RSS over a stand-in push loop of 10,000 items (see its
 /// note for why it stays a stand-in).
@@ -29,11 +29,11 @@ struct SyncBench {
     let serverWork: URL
     let inspections: Int
 
-    /// Issues queued per inspection (the `issues` seam: 0 until the issue side is wired here).
-    static let issuesPerInspection = 0
+    /// Issues queued per inspection.
+    static let issuesPerInspection = 1
 
     func run() async throws -> [ReportRow] {
-        let name = "Sync: \(inspections) inspections + \(inspections) photos vs curl"
+        let name = "Sync: \(inspections) inspections + \(inspections) issues + \(inspections) photos vs curl"
         guard let curl = Child.which("curl") else {
             return [.skipped(name, target: "ours/curl time ≤ 1.3×", why: "curl not found: run make deps")]
         }
@@ -44,6 +44,7 @@ struct SyncBench {
 
         let full = try await engineRun(source: source, synchronous: .full, label: "full")
         let (uploads, bodies, ours, passes) = (full.uploads, full.bodies, full.elapsed, full.passes)
+        let issueBodies = full.issueBodies
 
         // The floor: the same requests from one curl process against a fresh server.
         let session = try await Session.start(devserver: devserver, work: serverWork, label: "sync-curl")
@@ -62,7 +63,13 @@ struct SyncBench {
             config += "header = \"Content-Type: application/json\"\n"
             config += "data = \(session.quoted(body.jsonString()))\n"
         }
-        let requests = uploads.count + bodies.count
+        for body in issueBodies {
+            config += "next\n"
+            config += session.entry(url: "\(session.baseURL)/api/v1/issues")
+            config += "header = \"Content-Type: application/json\"\n"
+            config += "data = \(session.quoted(body.jsonString()))\n"
+        }
+        let requests = uploads.count + bodies.count + issueBodies.count
         let floor = try session.runCurl(
             curl, config: config, expecting: ["200", "201"], count: requests, work: work, name: "sync")
         session.stop()
@@ -81,7 +88,7 @@ struct SyncBench {
                 ratio: ours / floor, atMost: 1.3, target: "ours/curl time ≤ 1.3×",
                 note: "app.sync.sync(explicit: true), \(passes) pass(es), until nothing is pending (also runs the "
                     + "pull stages); \(requests) requests (photos first, then inspections with their server photo "
-                    + "paths) on fresh dev servers; one round; seam SyncBench.issues: issues not queued yet"),
+                    + "paths, then their issues) on fresh dev servers; one round"),
             ReportRow(
                 benchmark: "Sync: the same with synchronous=NORMAL (no fsync per local commit)",
                 ours: rate(normal.elapsed), reference: "curl -K: \(rate(floor))",
@@ -94,7 +101,10 @@ struct SyncBench {
     /// time explicit passes until nothing is pending.
     /// - Returns: the photo files and bodies the engine sent, the time and the number of passes.
     private func engineRun(source: URL, synchronous: DatabaseConfiguration.Synchronous, label: String) async throws
-        -> (uploads: [(file: URL, capturedAt: Date)], bodies: [JSONValue], elapsed: Double, passes: Int)
+        -> (
+            uploads: [(file: URL, capturedAt: Date)], bodies: [JSONValue], issueBodies: [JSONValue], elapsed: Double,
+            passes: Int
+        )
     {
         let server = try DevServerProcess(
             executable: devserver, dataDirectory: serverWork.appendingPathComponent("sync-\(label)"))
@@ -103,11 +113,12 @@ struct SyncBench {
         let bench = try await BenchApp.open(
             data: runWork.appendingPathComponent("data"), baseURL: server.baseURL, synchronous: synchronous)
         let app = bench.app
-        note("sync (\(label)): queueing \(inspections) completed inspections with a photo each")
+        note("sync (\(label)): queueing \(inspections) completed inspections with a photo and an issue each")
         let photoCopies = runWork.appendingPathComponent("uploads", isDirectory: true)
         try FileManager.default.createDirectory(at: photoCopies, withIntermediateDirectories: true)
         var uploads: [(file: URL, capturedAt: Date)] = []
         var localIDs: [String] = []
+        var issueIDs: [String] = []
         for index in 0..<inspections {
             let draft = try app.inspections.start(
                 StartRequest(templateID: BenchApp.templateID, facilityID: bench.facilityID))
@@ -118,6 +129,12 @@ struct SyncBench {
             let copy = photoCopies.appendingPathComponent("\(index).jpg")
             try FileManager.default.copyItem(at: photo.localFile, to: copy)
             uploads.append((copy, photo.capturedAt))
+            for issue in 0..<SyncBench.issuesPerInspection {
+                issueIDs.append(
+                    try app.issues.flag(
+                        inspectionLocalID: draft.localID, severity: "low", description: "Bench issue \(index).\(issue)"
+                    ).localID)
+            }
             _ = try app.inspections.submit(localID: draft.localID)
             localIDs.append(draft.localID)
         }
@@ -139,7 +156,12 @@ struct SyncBench {
         let bodies = try localIDs.map { localID in
             InspectionPushStage.payload(for: try app.inspections.inspection(localID: localID))
         }
-        return (uploads, bodies, elapsed, passes)
+        let issueBodies = try issueIDs.map { localID in
+            let issue = try app.issues.issue(id: localID)
+            let parent = try app.inspections.inspection(localID: issue.inspectionLocalID)
+            return IssuePushStage.payload(for: issue, inspectionServerID: parent.serverID)
+        }
+        return (uploads, bodies, issueBodies, elapsed, passes)
     }
 
     private func pending(_ app: AppComposition) throws -> Int {
