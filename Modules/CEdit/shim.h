@@ -23,3 +23,5 @@ static inline int jqc_history_setunique(History *h, HistEvent *ev, int on) { ret
 static inline EditLine *jqc_el_init(const char *program) { return el_init(program, stdin, stdout, stderr); }
 /// The shell's prompt, in static storage libedit can keep pointing at.
 static inline char *jqc_el_shell_prompt(EditLine *el) { (void)el; static char prompt[] = "jqc> "; return prompt; }
+/// Sets one tty flag of libedit's edit mode (e.g. "-isig": Ctrl-C reaches the editor as a key, not a signal).
+static inline int jqc_el_set_edit_tty(EditLine *el, const char *setting) { return el_set(el, EL_SETTY, "-d", setting, NULL); }

@@ -49,6 +49,7 @@ public struct InspectionPushStage: SyncStage {
                 case .keepPending(let attempts, let reason):
                     try store.markAttempt(localID: item.localID, attempts: attempts, reason: reason, at: pass.clock.now)
                     report.deferred += 1
+                    report.deferredReason = reason
                 case .fail(let reason):
                     try store.markFailed(localID: item.localID, reason: reason, at: pass.clock.now)
                     report.failed += 1

@@ -95,6 +95,7 @@ public struct IssuePushStage: SyncStage {
                     try service.store.markAttempt(
                         localID: issue.localID, attempts: attempts, reason: reason, at: pass.clock.now)
                     report.deferred += 1
+                    report.deferredReason = reason
                 case .fail(let reason):
                     try service.store.markFailed(localID: issue.localID, reason: reason, at: pass.clock.now)
                     report.failed += 1
@@ -176,6 +177,7 @@ public struct IssueEditsStage: SyncStage {
                     try store.deferEdit(
                         localID: issue.localID, kind: edit.kind, attempts: attempts, reason: reason, at: pass.clock.now)
                     report.deferred += 1
+                    report.deferredReason = reason
                 case .fail(let reason):
                     try store.queue.write { db in
                         try store.dequeueEdit(db, localID: issue.localID, kind: edit.kind)

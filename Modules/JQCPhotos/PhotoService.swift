@@ -408,6 +408,7 @@ public final class PhotoService: OutboxReporter, Sendable {
                 try photoStore.recordAttempt(photo.id, attempts: attempts, reason: reason, at: clock.now, in: db)
             }
             report.deferred += 1
+            report.deferredReason = reason
             logger.warning("photo \(photo.id) kept pending (try \(attempts)): \(reason)")
         case .fail(let reason):
             try database.write { db in try photoStore.markFailed(photo.id, reason: reason, at: clock.now, in: db) }

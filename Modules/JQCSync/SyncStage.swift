@@ -45,6 +45,9 @@ public struct StageReport: Sendable, Equatable, Codable {
     public var seconds: Double
     /// The stage's own failure as a sentence, when the whole stage failed (best-effort or not).
     public var error: String?
+    /// Why the last deferred item waits, as a sentence (e.g. the server's 5xx), when a try was made and kept it
+    /// pending; `nil` when nothing was tried and deferred.
+    public var deferredReason: String?
 
     /// A report with counts.
     public init(

@@ -70,7 +70,9 @@ struct PhotoUploadTests {
         let photo = try world.importPhoto(.issue("issue-9"))
 
         let first = try await world.service.uploadPending(world.pass())
-        #expect(first == StageReport(name: "photos", pushed: 1, deferred: 1))
+        var expected = StageReport(name: "photos", pushed: 1, deferred: 1)
+        expected.deferredReason = "the inspection could not be updated"
+        #expect(first == expected)
         var stored = try #require(try world.service.photo(id: photo.id))
         #expect(stored.state == .uploaded)
         #expect(stored.serverPath == "uploads/issue_photos/cd34.jpg")
@@ -125,7 +127,9 @@ struct PhotoUploadTests {
         let photo = try world.importPhoto(.issue("issue-1"))
         for attempt in 1...4 {
             let report = try await world.service.uploadPending(world.pass())
-            #expect(report == StageReport(name: "photos", deferred: 1))
+            var expected = StageReport(name: "photos", deferred: 1)
+            expected.deferredReason = "The server had a problem (HTTP 500): Internal failure."
+            #expect(report == expected)
             let stored = try #require(try world.service.photo(id: photo.id))
             #expect(stored.attempts == attempt)
             #expect(stored.syncStatus == .pending)

@@ -28,6 +28,19 @@ struct ShellCoreTests {
             ])
     }
 
+    @Test("an unknown command suggests the closest one by edit distance, or none when nothing is close")
+    func typoSuggestions() throws {
+        let result = try ShellHarness().run(["--json"], stdin: "scheduld\nsycn\nfrobnicate\n")
+        let errors = result.jsonLines.compactMap { $0["error"]?.stringValue }
+        #expect(errors.first == "Unknown command 'scheduld'. Did you mean 'scheduled'? Type 'help' for the list.")
+        #expect(result.jsonLines.count == 1)  // a script stops at its first failure
+        let sync = try ShellHarness().run(["--json", "-c", "sycn"])
+        #expect(
+            sync.jsonLines.first?["error"] == "Unknown command 'sycn'. Did you mean 'sync'? Type 'help' for the list.")
+        let none = try ShellHarness().run(["--json", "-c", "frobnicate"])
+        #expect(none.jsonLines.first?["error"] == "Unknown command 'frobnicate'. Type 'help' for the list.")
+    }
+
     @Test("an unclosed quote is a failed command with a sentence")
     func unclosedQuote() throws {
         let result = try ShellHarness().run(["--json", "-c", #"echo "open"#])

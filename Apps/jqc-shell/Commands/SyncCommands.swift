@@ -106,15 +106,17 @@ enum SyncCommands {
             var object: [String: JSONValue] = [
                 "name": .string(stage.name), "pushed": .int(Int64(stage.pushed)),
                 "pulled": .int(Int64(stage.pulled)), "failed": .int(Int64(stage.failed)),
-                "seconds": .double((stage.seconds * 1000).rounded() / 1000),
+                "seconds": .double((stage.seconds * 1000).rounded() / 1000), "deferred": .int(Int64(stage.deferred)),
             ]
             if let error = stage.error { object["error"] = .string(error) }
+            if let reason = stage.deferredReason { object["deferred_reason"] = .string(reason) }
             return .object(object)
         }
         var lines = report.stages.map { stage in
             "  \(stage.name.padding(toLength: 18, withPad: " ", startingAt: 0)) pushed \(stage.pushed)  pulled \(stage.pulled)  "
                 + "failed \(stage.failed)  \(String(format: "%.2f", stage.seconds)) s"
-                + (stage.error.map { "  — \($0)" } ?? "")
+                + (stage.deferred > 0 ? "  waiting \(stage.deferred)" : "")
+                + (stage.error.map { "  — \($0)" } ?? stage.deferredReason.map { "  — will retry: \($0)" } ?? "")
         }
         if lines.isEmpty { lines = ["  (no stages registered yet)"] }
         if let stop = report.stoppedBy { lines.append(context.output.yellow("stopped: \(stop.message)")) }

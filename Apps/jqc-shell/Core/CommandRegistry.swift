@@ -36,3 +36,34 @@ struct CommandRegistry: Sendable {
         ).sorted()
     }
 }
+
+extension CommandRegistry {
+    /// The command name (first word) closest to a mistyped `word` by edit distance, when it is close enough
+    /// to be a likely typo (at most a third of its letters, at least 1), else `nil`.
+    func closest(to word: String) -> String? {
+        let names = Set(commands.map { $0.name.split(separator: " ").first.map(String.init) ?? $0.name })
+        let scored = names.map { ($0, CommandRegistry.editDistance(word.lowercased(), $0)) }
+        guard let best = scored.min(by: { $0.1 == $1.1 ? $0.0 < $1.0 : $0.1 < $1.1 }) else { return nil }
+        return best.1 <= max(1, word.count / 3) ? best.0 : nil
+    }
+
+    /// Edit distance with adjacent transpositions (optimal string alignment): `sycn` is 1 from `sync`.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+}

@@ -98,6 +98,10 @@ final class LineEditor: @unchecked Sendable {  // because: used only by the inte
         jqc_el_set_clientdata(editLine, Unmanaged.passUnretained(completer).toOpaque())
         jqc_el_add_function(editLine, "jqc-complete", "Complete a command name", LineEditor.completeCallback)
         jqc_el_bind(editLine, "^I", "jqc-complete")
+        // At the prompt Ctrl-C clears the line (as in a shell); while a command runs the terminal is back in its
+        // normal mode, where Ctrl-C is SIGINT and cancels the command.
+        jqc_el_set_edit_tty(editLine, "-isig")
+        jqc_el_bind(editLine, "^C", "ed-start-over")
     }
 
     private static let completeCallback: jqc_el_command_func = { editLine, _ in

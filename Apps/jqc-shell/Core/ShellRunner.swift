@@ -28,8 +28,7 @@ struct ShellRunner: Sendable {
     func run(words: [String]) async -> Bool {
         guard let (command, arguments) = context.registry.resolve(words) else {
             let name = words.first ?? ""
-            let suggestion =
-                context.registry.completions(for: String(name.prefix(2))).first.map { " Did you mean '\($0)'?" } ?? ""
+            let suggestion = context.registry.closest(to: name).map { " Did you mean '\($0)'?" } ?? ""
             report(command: name, error: "Unknown command '\(name)'.\(suggestion) Type 'help' for the list.")
             return false
         }
