@@ -26,7 +26,7 @@ struct CommandLineTests {
         health.arguments = ["-s", "http://127.0.0.1:\(port)/api/v1/health"]
         let pipe = Pipe()
         health.standardOutput = pipe
-        try health.run()
+        try health.runSerially()
         let body = pipe.fileHandleForReading.readDataToEndOfFile()
         health.waitUntilExit()
         #expect(String(decoding: body, as: UTF8.self).contains("\"today\":\"2026-07-14\""))

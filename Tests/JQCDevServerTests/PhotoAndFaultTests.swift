@@ -162,7 +162,7 @@ struct PhotoAndFaultTests {
                 "-H", "Authorization: Bearer \(tokens[index])", "-H", "Content-Type: application/json",
                 "--data-binary", body.jsonString(),
             ]
-            try process.run()
+            try process.runSerially()
             running.append((process, output))
         }
         var ids: [Int64] = []

@@ -59,7 +59,7 @@ final class Harness: @unchecked Sendable {  // because: used from one test at a 
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return Reply(status: 0, body: Data(), curlExit: -1) }
+        do { try process.runSerially() } catch { return Reply(status: 0, body: Data(), curlExit: -1) }
         let code = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let body = (try? Data(contentsOf: output)) ?? Data()

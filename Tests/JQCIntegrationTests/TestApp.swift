@@ -63,7 +63,7 @@ final class TestApp: @unchecked Sendable {  // because: immutable after init; th
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
-        try process.run()
+        try process.runSerially()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return try JSONValue.parse(data)

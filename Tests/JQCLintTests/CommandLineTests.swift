@@ -17,7 +17,7 @@ func runLinter(_ arguments: [String]) throws -> (status: Int32, output: String, 
     let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
-    try process.run()
+    try process.runSerially()
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -31,7 +31,7 @@ final class TinyFilesystem {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
+        guard (try? process.runSerially()) != nil else { return -1 }
         process.waitUntilExit()
         return process.terminationStatus
     }

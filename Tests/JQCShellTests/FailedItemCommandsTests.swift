@@ -12,7 +12,7 @@ struct FailedItemCommandsTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-s", "-o", "/dev/null", "-X", "POST", baseURL + "/__admin/faults", "--data-binary", body]
-        try process.run()
+        try process.runSerially()
         process.waitUntilExit()
     }
 

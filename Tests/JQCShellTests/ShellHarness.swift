@@ -45,7 +45,7 @@ struct ShellHarness {
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: outFile)
         process.standardError = try FileHandle(forWritingTo: errFile)
-        try process.run()
+        try process.runSerially()
         input.fileHandleForWriting.write(Data(stdin.utf8))
         try input.fileHandleForWriting.close()
         process.waitUntilExit()

@@ -18,7 +18,7 @@ public final class ChildProcess: @unchecked Sendable {  // because: used from on
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = stdinPipe
-        try process.run()
+        try process.runSerially()
     }
 
     /// The next line of stdout (without the newline), or `nil` at end of output.
@@ -61,4 +61,18 @@ public final class ChildProcess: @unchecked Sendable {  // because: used from on
             String(decoding: errors, as: UTF8.self)
         )
     }
+}
+
+extension Process {
+    /// Launches the process while holding one lock shared by every test. Foundation's `Process.run()` on
+    /// Linux can crash (a `memcpy` in the launch) when two threads launch processes at the same moment, and
+    /// Swift Testing runs tests in parallel; launching one at a time costs nothing measurable.
+    public func runSerially() throws {
+        try ProcessLaunchLock.lock.withLock { try run() }
+    }
+}
+
+/// The lock behind ``Foundation/Process/runSerially()``.
+enum ProcessLaunchLock {
+    static let lock = NSLock()
 }
