@@ -21,12 +21,12 @@ struct CommandLineTests {
         #expect(line.hasPrefix("listening on http://127.0.0.1:"))
         let port = try #require(Int(line.split(separator: ":").last ?? ""))
         #expect(port > 0)
-        let health = Process()
+        let health = TestProcess()
         health.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         health.arguments = ["-s", "http://127.0.0.1:\(port)/api/v1/health"]
         let pipe = Pipe()
         health.standardOutput = pipe
-        try health.runSerially()
+        try health.run()
         let body = pipe.fileHandleForReading.readDataToEndOfFile()
         health.waitUntilExit()
         #expect(String(decoding: body, as: UTF8.self).contains("\"today\":\"2026-07-14\""))

@@ -147,7 +147,7 @@ struct PhotoAndFaultTests {
         let users = ["alex", "sam", "dana"]
         let tokens = (0..<20).map { harness.token(users[$0 % 3]) }
         let facilities: [String: Int] = ["alex": 11, "sam": 21, "dana": 31]
-        var running: [(Process, URL)] = []
+        var running: [(TestProcess, URL)] = []
         for index in 0..<20 {
             let output = harness.directory.path("parallel-\(index).json")
             let body: JSONValue = [
@@ -155,14 +155,14 @@ struct PhotoAndFaultTests {
                 "description": .string("Parallel \(index)"),
                 "facility_id": .int(Int64(facilities[users[index % 3]]!)),
             ]
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
             process.arguments = [
                 "-s", "-o", output.path, "-X", "POST", harness.base + "/api/v1/issues",
                 "-H", "Authorization: Bearer \(tokens[index])", "-H", "Content-Type: application/json",
                 "--data-binary", body.jsonString(),
             ]
-            try process.runSerially()
+            try process.run()
             running.append((process, output))
         }
         var ids: [Int64] = []

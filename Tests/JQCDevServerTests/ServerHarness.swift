@@ -53,13 +53,13 @@ final class Harness: @unchecked Sendable {  // because: used from one test at a 
     /// Runs curl with `arguments` plus `-s -o FILE -w %{http_code}`.
     func curl(_ arguments: [String]) -> Reply {
         let output = directory.path("reply-\(UUID().uuidString)")
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-s", "-o", output.path, "-w", "%{http_code}", "--max-time", "30"] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.runSerially() } catch { return Reply(status: 0, body: Data(), curlExit: -1) }
+        process.standardError = nil  // /dev/null
+        do { try process.run() } catch { return Reply(status: 0, body: Data(), curlExit: -1) }
         let code = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let body = (try? Data(contentsOf: output)) ?? Data()

@@ -10,14 +10,14 @@ func runLinter(_ arguments: [String]) throws -> (status: Int32, output: String, 
     try #require(
         FileManager.default.isExecutableFile(atPath: binary.path),
         "build jqc-lint first: swift build --product jqc-lint")
-    let process = Process()
+    let process = TestProcess()
     process.executableURL = binary
     process.arguments = arguments
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
-    try process.runSerially()
+    try process.run()
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

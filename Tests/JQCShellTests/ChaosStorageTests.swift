@@ -26,12 +26,12 @@ final class TinyFilesystem {
     func free() { try? FileManager.default.removeItem(at: mountPoint.appendingPathComponent("filler")) }
 
     static func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.runSerially()) != nil else { return -1 }
+        process.standardOutput = nil  // /dev/null
+        process.standardError = nil  // /dev/null
+        guard (try? process.run()) != nil else { return -1 }
         process.waitUntilExit()
         return process.terminationStatus
     }

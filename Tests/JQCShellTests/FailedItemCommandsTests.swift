@@ -9,10 +9,10 @@ import Testing
 struct FailedItemCommandsTests {
     /// `POST /__admin/faults` on the embedded server whose base URL `server` printed.
     func fault(_ baseURL: String, _ body: String) throws {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-s", "-o", "/dev/null", "-X", "POST", baseURL + "/__admin/faults", "--data-binary", body]
-        try process.runSerially()
+        try process.run()
         process.waitUntilExit()
     }
 

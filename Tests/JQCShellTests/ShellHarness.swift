@@ -29,7 +29,7 @@ struct ShellHarness {
     func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], dataDir: Bool = true)
         throws -> Result
     {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = ShellHarness.binary
         process.arguments = (dataDir ? ["--data-dir", dataDirectory.url.path] : []) + arguments
         var env = ProcessInfo.processInfo.environment
@@ -45,7 +45,7 @@ struct ShellHarness {
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: outFile)
         process.standardError = try FileHandle(forWritingTo: errFile)
-        try process.runSerially()
+        try process.run()
         input.fileHandleForWriting.write(Data(stdin.utf8))
         try input.fileHandleForWriting.close()
         process.waitUntilExit()

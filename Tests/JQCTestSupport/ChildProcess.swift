@@ -4,7 +4,7 @@ import Foundation
 /// with another process (storage crash tests, CLI tests).
 public final class ChildProcess: @unchecked Sendable {  // because: used from one test at a time.
     /// The running process.
-    public let process = Process()
+    public let process = TestProcess()
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
     private let stdinPipe = Pipe()
@@ -18,7 +18,7 @@ public final class ChildProcess: @unchecked Sendable {  // because: used from on
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = stdinPipe
-        try process.runSerially()
+        try process.run()
     }
 
     /// The next line of stdout (without the newline), or `nil` at end of output.
@@ -61,18 +61,4 @@ public final class ChildProcess: @unchecked Sendable {  // because: used from on
             String(decoding: errors, as: UTF8.self)
         )
     }
-}
-
-extension Process {
-    /// Launches the process while holding one lock shared by every test. Foundation's `Process.run()` on
-    /// Linux can crash (a `memcpy` in the launch) when two threads launch processes at the same moment, and
-    /// Swift Testing runs tests in parallel; launching one at a time costs nothing measurable.
-    public func runSerially() throws {
-        try ProcessLaunchLock.lock.withLock { try run() }
-    }
-}
-
-/// The lock behind ``Foundation/Process/runSerially()``.
-enum ProcessLaunchLock {
-    static let lock = NSLock()
 }
