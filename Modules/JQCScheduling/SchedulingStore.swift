@@ -122,24 +122,13 @@ public final class SchedulingStore: Sendable {
     /// surface's phase and stale note.
     /// - Throws: `DatabaseError`.
     public func recordRefresh(error: String?) throws {
-        try queue.write { db in
-            try db.execute(
-                """
-                INSERT INTO scheduling_state (id, refreshed, last_error) VALUES (1, 1, ?)
-                ON CONFLICT(id) DO UPDATE SET refreshed = 1, last_error = excluded.last_error
-                """, [error])
-        }
+        try queue.write { db in try RefreshRecord.record(db, table: "scheduling_state", error: error) }
     }
 
     /// Whether a pull was ever attempted, and the last pull's failure sentence.
     /// - Throws: `DatabaseError`.
     public func refreshState() throws -> (attempted: Bool, lastError: String?) {
-        try queue.read { db in
-            guard let row = try db.fetchOne("SELECT refreshed, last_error FROM scheduling_state WHERE id = 1") else {
-                return (false, nil)
-            }
-            return (row["refreshed"] ?? false, row["last_error"])
-        }
+        try queue.read { db in try RefreshRecord.state(db, table: "scheduling_state") }
     }
 
     // MARK: Reads
