@@ -310,8 +310,13 @@ struct RefreshMarginTests {
             let name = "t\(minted.add(1, ordering: .relaxed).newValue)"
             return token(name, issuedAt: withIssuedAt ? clock.now : nil, expiresAt: clock.now + lifetime)
         }
+        // With `iat` the first pair is stored as an older build did (no time of receipt): the margin alone decides.
+        let start = clock.now
         try FileTokenStore(url: harness.credentialsURL).save(
-            Credentials(accessToken: mint(), refreshToken: "r0", user: Harness.alice, accessTokenReceivedAt: clock.now))
+            Credentials(
+                accessToken: mint(), refreshToken: "r0", user: Harness.alice,
+                accessTokenReceivedAt: withIssuedAt ? nil : start))
+        let firstRefreshAt = Mutex<Date?>(nil)
         let refusedTokens = Atomic<Int>(0)
         harness.transport.route(
             .get, path: "/api/v1/issues",
@@ -330,6 +335,7 @@ struct RefreshMarginTests {
             .post, path: "/api/v1/auth/refresh",
             [
                 .respond { _ in
+                    firstRefreshAt.withLock { $0 = $0 ?? clock.now }
                     let body: JSONValue = [
                         "ok": true, "error": nil,
                         "data": ["access_token": .string(mint()), "refresh_token": "r"],
@@ -349,6 +355,8 @@ struct RefreshMarginTests {
         #expect(refreshes >= Int(duration / lifetime) - 1, "the proactive refresh still happens")
         #expect(Double(refreshes) <= duration / (lifetime / 2) + 1, "\(refreshes) refreshes for \(requests) requests")
         #expect(refusedTokens.load(ordering: .relaxed) == 0)
+        let first = try #require(firstRefreshAt.withLock { $0 })
+        #expect(first.timeIntervalSince(start) >= lifetime / 2, "the first token was refreshed before half its life")
     }
 
     @Test("a token that still looks near expiry right after a refresh is used, not refreshed again")

@@ -31,6 +31,8 @@ struct SyncPassLockTests {
         let log = SharedLog()
         let sync = lockedEngine([RecordingStage("photos", order: 1, log: log)], lock: lock)
         let other = try #require(try FileLock(url: lock.url).tryAcquire())  // another process's pass
+        // A deadline, not a timing: an engine that waited instead of skipping gets the lock after it and fails.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { other.release() }
         await #expect {
             try await sync.sync(explicit: false)
         } throws: { error in

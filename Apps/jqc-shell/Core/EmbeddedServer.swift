@@ -16,10 +16,11 @@ final class EmbeddedServer: Sendable {
 
     /// Starts the server.
     /// - Throws: ``ShellError/failed(_:)`` with the server's sentence.
-    static func start(dataDirectory: DataDirectory) throws -> EmbeddedServer {
+    /// - Parameter admin: whether `/__admin` is on (off for the background timer's `sync --background`).
+    static func start(dataDirectory: DataDirectory, admin: Bool = true) throws -> EmbeddedServer {
         let directory = dataDirectory.file("embedded-server")
         let server = DevServer(
-            configuration: DevServerConfiguration(dataDirectory: directory, seed: .demo, admin: true))
+            configuration: DevServerConfiguration(dataDirectory: directory, seed: .demo, admin: admin))
         do {
             _ = try server.start()
             guard let baseURL = server.baseURL else { throw ShellError.failed("it reported no address") }
