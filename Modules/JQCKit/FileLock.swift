@@ -87,6 +87,22 @@ public final class FileLock: Sendable {
         }
     }
 
+    /// Blocks the calling thread until the lock is free — for short critical sections in synchronous code
+    /// (an embedded server's first start), never on a thread of Swift's cooperative pool for long.
+    /// - Returns: the hold.
+    /// - Throws: ``LockError`` when the lock file cannot be opened or locked.
+    public func acquireBlocking() throws -> FileLockHold {
+        let fd = try openFile()
+        while flock(fd, LOCK_EX) != 0 {
+            let code = errno
+            guard code == EINTR else {
+                close(fd)
+                throw LockError(path: url.path, code: code, waited: 0)
+            }
+        }
+        return FileLockHold(fd: fd)
+    }
+
     /// The process id the current holder wrote into the lock file, when one is recorded (for messages).
     public var holderProcessID: Int32? {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }

@@ -53,6 +53,25 @@ struct MultiProcessSessionTests {
                 + "\(localIDs.count) inspections")
     }
 
+    @Test("five processes starting the embedded server on a fresh data directory at once all sign in and sync")
+    func embeddedServersStartTogether() throws {
+        let data = TemporaryDirectory(prefix: "jqc-embedded-many")
+        let children = try (0..<5).map { _ in
+            try ChildProcess(
+                ShellHarness.binary,
+                ["--data-dir", data.url.path, "--json", "-c", "login alex --password inspect-demo; sync"],
+                environment: ["NO_COLOR": "1"])
+        }
+        for result in children.map({ $0.finish() }) {
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(!result.stderr.contains("could not start"), "\(result.stderr)")
+        }
+        // Whichever login was stored last, every later run's embedded server accepts it (one signing secret).
+        let later = try ShellHarness(dataDirectory: data).run(["--json", "-c", "sync; whoami"])
+        #expect(later.allOK, "\(later.stdout)\(later.stderr)")
+        #expect(later.jsonLines.last?["data"]?["signed_in"] == true)
+    }
+
     @Test(
         "a refresh refused with 400, 401 or 403 signs out once, sends nothing more, and keeps the pending inspection untried",
         arguments: [400, 401, 403])
@@ -141,7 +160,7 @@ struct MultiProcessSessionTests {
             full.stderr.contains(
                 "warning: Could not save \(credentials): the disk is full. Free some space and try again. "
                     + "You stay signed in for this run"), "\(full.stderr)")
-        #expect(full.stderr.contains("warning: The renewed sign-in is still not saved"), "\(full.stderr)")
+        #expect(full.stderr.contains("warning: The new sign-in is still not saved"), "\(full.stderr)")
         #expect(server.count("POST /api/v1/auth/refresh") == 1)
         #expect(
             server.count("GET /api/v1/inspections 200") == pulls + 1, "history went out with the pair held in memory")
