@@ -224,7 +224,7 @@ extension APIClient {
         do {
             try tokens.save(updated)
             storedRefreshToken = updated.refreshToken
-            if unsavedReason != nil { logger.info("the renewed sign-in is saved now") }
+            if unsavedReason != nil { logger.info("the new sign-in is saved now") }
             unsavedReason = nil
         } catch {
             let first = unsavedReason == nil
@@ -232,7 +232,7 @@ extension APIClient {
             logger.error("could not save the credentials: \(error)")
             if first {
                 warnings.emit(
-                    "\(error) You stay signed in for this run and jqc keeps trying to save the renewed sign-in; "
+                    "\(error) You stay signed in for this run and jqc keeps trying to save the new sign-in; "
                         + "if it is still not saved when this run ends, the next run will ask you to log in again. "
                         + "Your work on this device is kept.")
             }
@@ -262,7 +262,7 @@ extension APIClient {
         _ = reconcileWithStore(held)
         if let reason = unsavedReason {
             warnings.emit(
-                "The renewed sign-in is still not saved (\(reason)); the next run will ask you to log in again. "
+                "The new sign-in is still not saved (\(reason)); the next run will ask you to log in again. "
                     + "Your work on this device is kept.")
         }
     }

@@ -231,7 +231,7 @@ struct RefreshAcrossProcessesTests {
         #expect(said.count == 1)
         let expected: String =
             "Could not save \(harness.credentialsURL.path): the disk is full. Free some space and try again. "
-            + "You stay signed in for this run and jqc keeps trying to save the renewed sign-in; if it is still "
+            + "You stay signed in for this run and jqc keeps trying to save the new sign-in; if it is still "
             + "not saved when this run ends, the next run will ask you to log in again. "
             + "Your work on this device is kept."
         #expect(said.first == expected)
@@ -271,7 +271,7 @@ struct RefreshAcrossProcessesTests {
         await client.saveUnsavedCredentials()
         let said = warnings.withLock { $0 }
         #expect(said.count == 2)
-        #expect(said.last?.hasPrefix("The renewed sign-in is still not saved (Could not save ") == true)
+        #expect(said.last?.hasPrefix("The new sign-in is still not saved (Could not save ") == true)
         #expect(
             said.last?.hasSuffix("the next run will ask you to log in again. Your work on this device is kept.") == true
         )

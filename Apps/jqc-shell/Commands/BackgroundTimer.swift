@@ -233,6 +233,12 @@ enum ChildCommand {
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        // Nothing else of ours (the store, sockets, the embedded server's listener) reaches the child:
+        // glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), looked up at run time.
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
