@@ -6,14 +6,28 @@ import Foundation
 import PackageDescription
 
 /// The toolchain's SwiftSyntax and SwiftParser host libraries (`usr/lib/swift/host` beside the compiler), which
-/// JQCLint is built on (issue 19); nothing outside the toolchain is fetched. Looked for, in order: in
-/// `JQC_SWIFT_HOST_LIBS`; beside the `libPackageDescription.so` this manifest runs with (the toolchain in use,
-/// however `swift` was invoked); beside the first `swift` on PATH. `nil`, with a warning saying how to fix it,
-/// when none of them holds `SwiftParser.swiftmodule` (then only JQCLint and its dependents fail to build).
+/// JQCLint is built on (issue 19); nothing outside the toolchain is fetched. `JQC_SWIFT_HOST_LIBS`, when set,
+/// names the folder; otherwise it is found beside the `libPackageDescription.so` this manifest runs with (the
+/// toolchain in use, however `swift` was invoked), else beside the first `swift` on PATH. `nil`, with a warning
+/// saying how to fix it, when the folder holds no `SwiftParser.swiftmodule` (then JQCLint, jqc-lint and the test
+/// build fail with "no such module 'SwiftParser'"; nothing else depends on it).
 let swiftSyntaxHost: String? = {
     let environment = ProcessInfo.processInfo.environment
+    func holdsParser(_ folder: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder + "/SwiftParser.swiftmodule")
+    }
+    func warn(_ text: String) -> String? {
+        FileHandle.standardError.write(Data(("JQCLint needs the toolchain's SwiftSyntax host libraries: " + text).utf8))
+        return nil
+    }
+    if let given = environment["JQC_SWIFT_HOST_LIBS"], !given.isEmpty {
+        return holdsParser(given)
+            ? given
+            : warn(
+                "JQC_SWIFT_HOST_LIBS=\(given) holds no SwiftParser.swiftmodule; point it at the toolchain's "
+                    + "usr/lib/swift/host, or unset it to use the toolchain running this build.\n")
+    }
     var candidates: [String] = []
-    if let given = environment["JQC_SWIFT_HOST_LIBS"], !given.isEmpty { candidates.append(given) }
     let manifestAPI = "/pm/ManifestAPI/libPackageDescription.so"
     if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
         let line = maps.split(separator: "\n").first(where: { $0.hasSuffix(manifestAPI) }),
@@ -28,18 +42,11 @@ let swiftSyntaxHost: String? = {
         candidates.append(usr.appendingPathComponent("lib/swift/host").path)
         break
     }
-    if let found = candidates.first(where: {
-        FileManager.default.fileExists(atPath: $0 + "/SwiftParser.swiftmodule")
-    }) {
-        return found
-    }
+    if let found = candidates.first(where: holdsParser) { return found }
     let looked = candidates.isEmpty ? "nowhere (no swift on PATH)" : candidates.joined(separator: ", ")
-    FileHandle.standardError.write(
-        Data(
-            ("JQCLint needs the toolchain's SwiftSyntax host libraries but found no SwiftParser.swiftmodule in "
-                + "\(looked). Use a Swift 6 toolchain from swift.org (it ships them in usr/lib/swift/host), or "
-                + "set JQC_SWIFT_HOST_LIBS to the folder that holds them.\n").utf8))
-    return nil
+    return warn(
+        "no SwiftParser.swiftmodule in \(looked). Use a Swift 6 toolchain from swift.org (it ships them in "
+            + "usr/lib/swift/host), or set JQC_SWIFT_HOST_LIBS to the folder that holds them.\n")
 }()
 
 /// `-I` for the targets that import SwiftSyntax or SwiftParser (JQCLint, its tests, jqc-lint).
