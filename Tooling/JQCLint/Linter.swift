@@ -54,7 +54,7 @@ public struct Linter: Sendable {
         let context = Context(policy: policy, package: package)
         var findings = checkManifest(context)
         var sources: [String: String] = [:]
-        var files: [(path: String, target: PackageModel.Target, parsed: ParsedSource)] = []
+        var read: [(path: String, target: PackageModel.Target, source: String)] = []
         let checked = package.targets.filter { context.isChecked($0) }
         for target in checked {
             for path in try swiftFiles(of: target) {
@@ -67,9 +67,12 @@ public struct Linter: Sendable {
                 }
                 let source = String(decoding: data, as: UTF8.self)
                 sources[path] = source
-                files.append((path, target, ParsedSource(source)))
+                read.append((path, target, source))
             }
         }
+        // Parsing is most of a run: the files are parsed on every core, then checked in order.
+        let trees = ParsedSource.parseAll(read.map(\.source))
+        let files = zip(read, trees).map { (path: $0.path, target: $0.target, parsed: $1) }
         // The doc-comment rule needs every protocol of the package and every conformance of a target first.
         var conformances = ConformanceIndex()
         for file in files { conformances.add(file.parsed, target: file.target.name) }

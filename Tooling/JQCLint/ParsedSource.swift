@@ -1,5 +1,7 @@
+import Dispatch
 import SwiftParser
 import SwiftSyntax
+import Synchronization
 
 /// A Swift source file parsed once by the toolchain's own SwiftParser, with what every check needs: the syntax
 /// tree, line and column conversion, and the comments.
@@ -7,9 +9,9 @@ import SwiftSyntax
 /// Parsing never fails: a file the compiler would refuse still yields a tree (with missing or unexpected
 /// nodes), so the linter reports what it can read. Positions are 1-based; columns count UTF-8 bytes from the
 /// start of the line, like the compiler's (a byte-order mark counts on line 1).
-struct ParsedSource {
+struct ParsedSource: Sendable {
     /// One comment of the file.
-    struct Comment {
+    struct Comment: Sendable {
         /// The comment's text, delimiters included (`// because: …`, `/* … */`, `/// …`).
         let text: String
         /// The 1-based line it starts on.
@@ -28,6 +30,18 @@ struct ParsedSource {
     init(_ text: String) {
         tree = Parser.parse(source: text)
         converter = SourceLocationConverter(fileName: "", tree: tree)
+    }
+
+    /// Parses several texts on every core (parsing is most of a lint run); the results are in the texts' order.
+    /// - Parameter texts: the files' texts.
+    /// - Returns: one parsed file per text.
+    static func parseAll(_ texts: [String]) -> [ParsedSource] {
+        let results = Mutex<[ParsedSource?]>(Array(repeating: nil, count: texts.count))
+        DispatchQueue.concurrentPerform(iterations: texts.count) { index in
+            let parsed = ParsedSource(texts[index])
+            results.withLock { $0[index] = parsed }
+        }
+        return results.withLock { $0.compactMap { $0 } }
     }
 
     /// The line and column of a position in the file.
