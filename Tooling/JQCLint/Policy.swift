@@ -104,7 +104,7 @@ public struct Policy: Codable, Sendable, Equatable {
         public var hint: String?
     }
 
-    /// A rule over the code's text, applied with comments and string contents understood.
+    /// A rule over the code, read from its syntax tree: each kind (`check`) reads one kind of node.
     public struct TextRule: Codable, Sendable, Equatable {
         /// How a text rule finds its matches: which syntax node it reads.
         public enum Check: String, Codable, Sendable, CaseIterable {
