@@ -2,11 +2,17 @@ import Foundation
 
 /// An HTTP method the client sends.
 public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
+    /// `GET`: reads; safe to repeat.
     case get = "GET"
+    /// `POST`: creates or acts (login, refresh, inspections, issues, uploads); never re-sent once it may have arrived.
     case post = "POST"
+    /// `PUT`: replaces a resource; idempotent.
     case put = "PUT"
+    /// `PATCH`: changes part of a record (an inspection; an issue's status, handler, photos); never re-sent.
     case patch = "PATCH"
+    /// `DELETE`: removes a resource; idempotent.
     case delete = "DELETE"
+    /// `HEAD`: like `GET` without a body.
     case head = "HEAD"
 
     /// Whether sending the request twice has the same effect as sending it once (RFC 9110 §9.2.2).

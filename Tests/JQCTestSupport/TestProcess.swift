@@ -18,15 +18,18 @@ public final class TestProcess: @unchecked Sendable {  // because: configured be
     public var arguments: [String] = []
     /// Its whole environment; `nil` = this process's.
     public var environment: [String: String]?
-    /// A `Pipe` or `FileHandle` for stdin, stdout and stderr; `nil` = /dev/null.
+    /// Standard input: a `Pipe` (the child reads its read end) or a `FileHandle`; `nil` = /dev/null.
     public var standardInput: Any?
+    /// Standard output: a `Pipe` (the child writes its write end) or a `FileHandle`; `nil` = /dev/null.
     public var standardOutput: Any?
+    /// Standard error: a `Pipe` or a `FileHandle`, like ``standardOutput``; `nil` = /dev/null.
     public var standardError: Any?
 
     /// The child's process id once started (0 before).
     public private(set) var processIdentifier: pid_t = 0
     private var status: Int32?
 
+    /// A process not started yet: set ``executableURL`` and the rest, then call ``run()``.
     public init() {}
 
     /// Starts the child.
