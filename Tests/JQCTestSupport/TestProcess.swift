@@ -26,6 +26,8 @@ public final class TestProcess: @unchecked Sendable {  // because: configured be
     /// The child's process id once started (0 before).
     public private(set) var processIdentifier: pid_t = 0
     private var status: Int32?
+    private var peakResident: Int?
+    private var terminatingSignal: Int32 = 0
 
     public init() {}
 
@@ -68,14 +70,25 @@ public final class TestProcess: @unchecked Sendable {  // because: configured be
     public func waitUntilExit() {
         guard status == nil, processIdentifier > 0 else { return }
         var raw: Int32 = 0
-        while waitpid(processIdentifier, &raw, 0) < 0 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(processIdentifier, &raw, 0, &usage) < 0 && errno == EINTR {}
+        peakResident = usage.ru_maxrss  // the kernel's high-water mark of the child's RSS (its VmHWM), KiB
         // WIFEXITED / WEXITSTATUS / WTERMSIG by hand (the macros do not import).
         let signal = raw & 0x7f
+        terminatingSignal = signal
         status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
     }
 
     /// The exit status (128 + signal when killed by one); valid after ``waitUntilExit()``.
     public var terminationStatus: Int32 { status ?? -1 }
+
+    /// Whether the child ended by a signal (a crash or a kill) rather than by exiting; valid after
+    /// ``waitUntilExit()``.
+    public var endedBySignal: Bool { terminatingSignal != 0 }
+
+    /// The child's peak resident set size in KiB (`ru_maxrss` from `wait4`, the value `/proc/PID/status`
+    /// shows as `VmHWM` while it runs); `nil` before ``waitUntilExit()``.
+    public var peakResidentKilobytes: Int? { peakResident }
 
     /// Closes every descriptor from 3 up in the child, with glibc's `posix_spawn_file_actions_addclosefrom_np`
     /// (2.34 and later; looked up at run time because Swift does not see its declaration).
