@@ -78,7 +78,9 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The server had a problem (HTTP \(status)): \(message)"
         case .rateLimited(let retryAfter):
             // Checked: a wait outside 1 s…1 h (RetryAfter's clamp) is never printed, and never traps.
-            if let retryAfter, RetryAfter.range.contains(retryAfter), let seconds = Int(exactly: retryAfter.rounded(.up)) {
+            if let retryAfter, RetryAfter.range.contains(retryAfter),
+                let seconds = Int(exactly: retryAfter.rounded(.up))
+            {
                 return "The server is busy. Try again in \(seconds) \(seconds == 1 ? "second" : "seconds")."
             }
             return "The server is busy. Try again in a moment."
@@ -108,8 +110,9 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tls(let problem):
             return problem.message
         case .insecureHTTP(let host):
-            return "Plain http:// to \(host) is refused: passwords and tokens would cross the network unencrypted. "
-                + "Use the server's https:// address, or start jqc-shell with --allow-insecure-http if you accept "
+            return
+                "Plain HTTP (no TLS) to \(host) is refused: passwords and tokens would cross the network unencrypted. "
+                + "Use the server's https address, or start jqc-shell with --allow-insecure-http if you accept "
                 + "that risk. Nothing was sent."
         case .redirected(let status, let location):
             let target = location.map { " to \($0)" } ?? ""
@@ -156,7 +159,8 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tls(let problem): self = .tls(problem)
         case .insecureHTTP(let host): self = .insecureHTTP(host: host)
         case .invalidHeader(let name):
-            self = .undecodable("a value for the \(name) header contains control characters, so the request was not sent")
+            self = .undecodable(
+                "a value for the \(name) header contains control characters, so the request was not sent")
         }
     }
 

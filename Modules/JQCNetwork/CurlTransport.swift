@@ -151,7 +151,7 @@ public final class CurlTransport: HTTPTransport {
             guard configuration.allowInsecureHTTP else { throw TransportError.insecureHTTP(host: host) }
             if request.carriesPassword {
                 let warning =
-                    "the password is being sent over plain http:// to \(host), unencrypted: anyone on the "
+                    "the password is being sent over plain HTTP (no TLS) to \(host), unencrypted: anyone on the "
                     + "network path can read it (--allow-insecure-http)."
                 logger.warning(warning)
                 configuration.warn?(warning)
@@ -162,7 +162,8 @@ public final class CurlTransport: HTTPTransport {
         }
         for field in request.headers
         where !HTTPHeaders.isValidName(field.name) || !HTTPHeaders.isSafeValue(field.value) {
-            let shown = String(field.name.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }.prefix(40))
+            let shown = String(
+                field.name.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }.prefix(40))
             throw TransportError.invalidHeader(name: shown.isEmpty ? "unnamed" : shown)
         }
     }

@@ -58,7 +58,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
             "The transfer moved fewer than \(rate) bytes a second for \(seconds) s and was stopped."
         case .replyTooLarge(let limit): "The reply was larger than \(TransferLimits.describe(limit)) and was stopped."
         case .tls(let problem): problem.message
-        case .insecureHTTP(let host): "Plain http:// to \(host) is refused without --allow-insecure-http."
+        case .insecureHTTP(let host): "Plain HTTP (no TLS) to \(host) is refused without --allow-insecure-http."
         case .invalidHeader(let name): "The \(name) header had control characters; the request was not sent."
         }
     }
@@ -66,7 +66,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `seconds` without a needless fraction (`30`, `0.5`).
     static func seconds(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "?" }
-        if let whole = Int(exactly: seconds.rounded()), abs(seconds - seconds.rounded()) < 0.001 { return String(whole) }
+        if let whole = Int(exactly: seconds.rounded()), abs(seconds - seconds.rounded()) < 0.001 {
+            return String(whole)
+        }
         return String(format: "%.1f", seconds)
     }
 }

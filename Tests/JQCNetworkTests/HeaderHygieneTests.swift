@@ -41,14 +41,16 @@ struct HeaderHygieneTests {
             reason: "the refresh token from the server is 9216 bytes long; at most 8192 are accepted"),
     ]
 
-    @Test("a login reply with a token that would break a header is refused with a sentence and nothing is stored",
+    @Test(
+        "a login reply with a token that would break a header is refused with a sentence and nothing is stored",
         arguments: badTokens)
     func loginRefusesBadToken(_ token: BadToken) async throws {
         let peer = try HostilePeer()
         defer { peer.stop() }
         peer.lie(
             "POST", "/api/v1/auth/login",
-            with: HostilePeer.envelope(HostilePeer.tokensJSON(access: token.access, refresh: token.refresh, withUser: true)))
+            with: HostilePeer.envelope(
+                HostilePeer.tokensJSON(access: token.access, refresh: token.refresh, withUser: true)))
         let directory = TemporaryDirectory()
         let tokens = FileTokenStore(url: directory.path("credentials"))
         let client = hostileClient(peer, tokens: tokens)
@@ -72,7 +74,8 @@ struct HeaderHygieneTests {
         peer.lie(
             "POST", "/api/v1/auth/refresh",
             with: HostilePeer.envelope(
-                HostilePeer.tokensJSON(access: "x\r\nX-Injected: 1", refresh: HostilePeer.refreshToken, withUser: false)))
+                HostilePeer.tokensJSON(access: "x\r\nX-Injected: 1", refresh: HostilePeer.refreshToken, withUser: false)
+            ))
         let tokens = InMemoryTokenStore(Credentials(accessToken: original, refreshToken: "r1", user: alex))
         let client = hostileClient(peer, tokens: tokens)
         let error = await thrownError { _ = try await client.getJSON("/api/v1/issues") }
@@ -97,7 +100,8 @@ struct HeaderHygieneTests {
         #expect(peer.requests.isEmpty)
     }
 
-    @Test("the transport refuses a header value with CR, LF, NUL or another control character and sends nothing",
+    @Test(
+        "the transport refuses a header value with CR, LF, NUL or another control character and sends nothing",
         arguments: ["a\r\nX-Injected: 1", "a\nb", "a\u{0}b", "a\u{7F}", "a\u{85}b", "a\u{1B}[31m"])
     func transportRefusesControlCharacters(_ value: String) async throws {
         let peer = try HostilePeer()
@@ -155,7 +159,8 @@ struct ServerStringTests {
             with: HostilePeer.envelope(#"[{"id":1,"name":"North\u0000Tower\r\nEvil","project_id":10}]"#))
         let tokens = InMemoryTokenStore(
             Credentials(
-                accessToken: HostilePeer.jwt(), refreshToken: "r1", user: User(id: 7, username: "alex", role: "inspector")))
+                accessToken: HostilePeer.jwt(), refreshToken: "r1",
+                user: User(id: 7, username: "alex", role: "inspector")))
         let client = hostileClient(peer, tokens: tokens)
         let raw = try await client.getJSON("/api/v1/facilities")
         let name = try #require(raw.arrayValue?.first?["name"]?.stringValue)

@@ -46,12 +46,15 @@ struct RetryAfterTests {
         #expect(APIError.rateLimited(retryAfter: 2.2).message == "The server is busy. Try again in 3 seconds.")
     }
 
-    @Test("a 429 with a hostile Retry-After over HTTP gives the busy sentence at login, and the process lives on",
+    @Test(
+        "a 429 with a hostile Retry-After over HTTP gives the busy sentence at login, and the process lives on",
         arguments: ["1e300", "inf", "12345678901234567890", "-1", "garbage"])
     func hostileRetryAfterAtLogin(_ header: String) async throws {
         let peer = try HostilePeer()
         defer { peer.stop() }
-        peer.lie("POST", "/api/v1/auth/login", with: HostilePeer.failure(429, "Slow down.", headers: [("Retry-After", header)]))
+        peer.lie(
+            "POST", "/api/v1/auth/login",
+            with: HostilePeer.failure(429, "Slow down.", headers: [("Retry-After", header)]))
         let error = await thrownError { _ = try await hostileClient(peer).login(username: "alex", password: "pw") }
         #expect(error as? APIError == .rateLimited(retryAfter: nil))
         #expect((error as? APIError)?.message == "The server is busy. Try again in a moment.")
@@ -61,7 +64,9 @@ struct RetryAfterTests {
     func saneRetryAfter() async throws {
         let peer = try HostilePeer()
         defer { peer.stop() }
-        peer.lie("POST", "/api/v1/auth/login", with: HostilePeer.failure(429, "Slow down.", headers: [("Retry-After", "90000")]))
+        peer.lie(
+            "POST", "/api/v1/auth/login",
+            with: HostilePeer.failure(429, "Slow down.", headers: [("Retry-After", "90000")]))
         let error = await thrownError { _ = try await hostileClient(peer).login(username: "alex", password: "pw") }
         #expect(error as? APIError == .rateLimited(retryAfter: 3600))
         #expect((error as? APIError)?.message == "The server is busy. Try again in 3600 seconds.")
@@ -70,7 +75,9 @@ struct RetryAfterTests {
 
 @Suite("Redirects, HTML and status-line oddities")
 struct HostileStatusTests {
-    @Test("a redirect is never followed, never carries Authorization elsewhere, and says so", arguments: [301, 302, 303, 307, 308])
+    @Test(
+        "a redirect is never followed, never carries Authorization elsewhere, and says so",
+        arguments: [301, 302, 303, 307, 308])
     func redirectNotFollowed(_ status: Int) async throws {
         let elsewhere = try HostilePeer()
         defer { elsewhere.stop() }
@@ -78,7 +85,9 @@ struct HostileStatusTests {
         defer { peer.stop() }
         peer.lie("GET", "/api/v1/issues", with: HostilePeer.redirect(status, to: "\(elsewhere.baseURL)/steal"))
         let tokens = InMemoryTokenStore(
-            Credentials(accessToken: HostilePeer.jwt(), refreshToken: "r1", user: User(id: 7, username: "alex", role: "inspector")))
+            Credentials(
+                accessToken: HostilePeer.jwt(), refreshToken: "r1",
+                user: User(id: 7, username: "alex", role: "inspector")))
         let error = await thrownError { _ = try await hostileClient(peer, tokens: tokens).getJSON("/api/v1/issues") }
         #expect(error as? APIError == .redirected(status: status, location: "\(elsewhere.baseURL)/steal"))
         #expect(
@@ -98,7 +107,9 @@ struct HostileStatusTests {
         #expect(APIError.sanitizedLocation("<script>") == nil)
         #expect(APIError.sanitizedLocation(String(repeating: "a", count: 201)) == nil)
         #expect(APIError.sanitizedLocation(nil) == nil)
-        #expect(APIError.redirected(status: 302, location: nil).message.hasPrefix("The server answered with a redirect (HTTP 302),"))
+        #expect(
+            APIError.redirected(status: 302, location: nil).message.hasPrefix(
+                "The server answered with a redirect (HTTP 302),"))
     }
 
     struct Oddity: Sendable, CustomStringConvertible {

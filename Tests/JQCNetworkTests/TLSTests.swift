@@ -22,7 +22,8 @@ struct TLSTests {
             requestLine.set(line)
             if line != nil {
                 let body = #"{"ok":true,"data":{"status":"ok"},"error":null}"#
-                server.write("HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+                server.write(
+                    "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
             }
             finished.signal()
         }
@@ -61,7 +62,8 @@ struct TLSTests {
     func privateCAAccepted() async throws {
         let certificates = try TestCertificates()
         let trust = TLSTrust.standard(caFile: certificates.caFile.path, environment: [:])
-        let (outcome, requestLine) = try await get(certificates.validCertificate, key: certificates.serverKey, trust: trust)
+        let (outcome, requestLine) = try await get(
+            certificates.validCertificate, key: certificates.serverKey, trust: trust)
         #expect(requestLine == "GET /api/v1/health HTTP/1.1")
         #expect(try outcome.get().status == 200)
     }
@@ -70,19 +72,25 @@ struct TLSTests {
     func standardVariables() async throws {
         let certificates = try TestCertificates()
         let hashed = try certificates.hashedDirectory()
-        let fromDirectory = TLSTrust.standard(caFile: nil, environment: ["SSL_CERT_DIR": "/nonexistent-empty:" + hashed.path])
+        let fromDirectory = TLSTrust.standard(
+            caFile: nil, environment: ["SSL_CERT_DIR": "/nonexistent-empty:" + hashed.path])
         #expect(fromDirectory.directories.map(\.path) == ["/nonexistent-empty", hashed.path])
         let usable = TLSTrust(directories: [TLSTrust.Source(path: hashed.path, origin: "SSL_CERT_DIR")])
-        #expect(try await get(certificates.validCertificate, key: certificates.serverKey, trust: usable).0.get().status == 200)
+        #expect(
+            try await get(certificates.validCertificate, key: certificates.serverKey, trust: usable).0.get().status
+                == 200)
         let fromFile = TLSTrust.standard(caFile: nil, environment: ["SSL_CERT_FILE": certificates.caFile.path])
-        #expect(try await get(certificates.validCertificate, key: certificates.serverKey, trust: fromFile).0.get().status == 200)
+        #expect(
+            try await get(certificates.validCertificate, key: certificates.serverKey, trust: fromFile).0.get().status
+                == 200)
     }
 
     @Test("an expired certificate is refused with its own sentence, even from a trusted CA")
     func expired() async throws {
         let certificates = try TestCertificates()
         let trust = TLSTrust(files: [TLSTrust.Source(path: certificates.caFile.path, origin: "--ca-file")])
-        let (outcome, requestLine) = try await get(certificates.expiredCertificate, key: certificates.serverKey, trust: trust)
+        let (outcome, requestLine) = try await get(
+            certificates.expiredCertificate, key: certificates.serverKey, trust: trust)
         #expect(outcome.failure == .tls(.expired(host: "localhost")))
         #expect(requestLine == nil)
         #expect(APIError(.tls(.expired(host: "localhost"))).code == "certificate_expired")

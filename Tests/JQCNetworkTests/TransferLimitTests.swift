@@ -27,7 +27,8 @@ struct TransferLimitTests {
         peer.lie("POST", "/api/v1/auth/login", with: HostilePeer.endlessBody(chunked: chunked))
         let tokens = InMemoryTokenStore()
         let error = await thrownError {
-            _ = try await hostileClient(peer, limits: Self.oneMiB, tokens: tokens).login(username: "alex", password: "pw")
+            _ = try await hostileClient(peer, limits: Self.oneMiB, tokens: tokens).login(
+                username: "alex", password: "pw")
         }
         #expect(error as? APIError == .replyTooLarge(limitBytes: 1_048_576))
         #expect(
@@ -46,7 +47,9 @@ struct TransferLimitTests {
         // Only the head arrives (the body would follow in 30 s): a refusal, not the 5 s deadline, proves the
         // limit is checked against Content-Length up front (CURLOPT_MAXFILESIZE_LARGE).
         let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n"
-        peer.lie("GET", "/api/v1/health", with: .stream(head: Data(head.utf8), chunk: Data("{".utf8), interval: 30, count: 1))
+        peer.lie(
+            "GET", "/api/v1/health", with: .stream(head: Data(head.utf8), chunk: Data("{".utf8), interval: 30, count: 1)
+        )
         let transport = CurlTransport()
         let error = await thrownError {
             _ = try await transport.send(

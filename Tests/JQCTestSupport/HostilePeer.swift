@@ -197,7 +197,8 @@ public final class HostilePeer: Sendable {
     public static func html(_ status: Int = 200) -> Action {
         .reply(
             status: status, headers: [("Content-Type", "text/html")],
-            body: Data("<!DOCTYPE html><html><head><title>Sign in</title></head><body><h1>Wi-Fi</h1></body></html>".utf8))
+            body: Data(
+                "<!DOCTYPE html><html><head><title>Sign in</title></head><body><h1>Wi-Fi</h1></body></html>".utf8))
     }
 
     /// A redirect with `status` to `location`.

@@ -26,7 +26,6 @@ public final class TestProcess: @unchecked Sendable {  // because: configured be
     /// The child's process id once started (0 before).
     public private(set) var processIdentifier: pid_t = 0
     private var status: Int32?
-    private var peakResident: Int?
     private var terminatingSignal: Int32 = 0
 
     public init() {}
@@ -70,9 +69,7 @@ public final class TestProcess: @unchecked Sendable {  // because: configured be
     public func waitUntilExit() {
         guard status == nil, processIdentifier > 0 else { return }
         var raw: Int32 = 0
-        var usage = rusage()
-        while wait4(processIdentifier, &raw, 0, &usage) < 0 && errno == EINTR {}
-        peakResident = usage.ru_maxrss  // the kernel's high-water mark of the child's RSS (its VmHWM), KiB
+        while waitpid(processIdentifier, &raw, 0) < 0 && errno == EINTR {}
         // WIFEXITED / WEXITSTATUS / WTERMSIG by hand (the macros do not import).
         let signal = raw & 0x7f
         terminatingSignal = signal
@@ -86,9 +83,18 @@ public final class TestProcess: @unchecked Sendable {  // because: configured be
     /// ``waitUntilExit()``.
     public var endedBySignal: Bool { terminatingSignal != 0 }
 
-    /// The child's peak resident set size in KiB (`ru_maxrss` from `wait4`, the value `/proc/PID/status`
-    /// shows as `VmHWM` while it runs); `nil` before ``waitUntilExit()``.
-    public var peakResidentKilobytes: Int? { peakResident }
+    /// The child's peak resident set size so far in KiB, `VmHWM` of `/proc/PID/status`, while it runs; `nil`
+    /// once it has exited (or before it started). `wait4`'s `ru_maxrss` is no substitute: with
+    /// `posix_spawn`'s shared-memory start it includes this (parent) process's size.
+    public var currentPeakResidentKilobytes: Int? {
+        guard processIdentifier > 0, status == nil,
+            let text = try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8)
+        else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.dropFirst("VmHWM:".count).filter(\.isNumber))
+        }
+        return nil
+    }
 
     /// Closes every descriptor from 3 up in the child, with glibc's `posix_spawn_file_actions_addclosefrom_np`
     /// (2.34 and later; looked up at run time because Swift does not see its declaration).
