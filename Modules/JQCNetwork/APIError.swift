@@ -101,7 +101,8 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The server's reply did not finish within the \(TransportError.seconds(seconds))-second limit "
                 + "for this request, so it was stopped. Your work is kept; try again in a moment."
         case .tooSlow(let rate, let seconds):
-            return "The server's reply came too slowly (fewer than \(rate) bytes a second for \(seconds) seconds), "
+            return "The server's reply came too slowly (fewer than \(rate) bytes a second for \(seconds) "
+                + "\(seconds == 1 ? "second" : "seconds")), "
                 + "so it was stopped. Your work is kept; try again when the connection is better."
         case .replyTooLarge(let limit):
             return "The server's reply was larger than the \(TransferLimits.describe(limit)) allowed, so it was "

@@ -76,7 +76,9 @@ public enum TLSProblem: Sendable, Hashable {
         // UNABLE_TO_GET_ISSUER_CERT, DEPTH_ZERO_SELF_SIGNED_CERT, SELF_SIGNED_CERT_IN_CHAIN,
         // UNABLE_TO_GET_ISSUER_CERT_LOCALLY, UNABLE_TO_VERIFY_LEAF_SIGNATURE, CERT_UNTRUSTED, INVALID_CA
         case 2, 18, 19, 20, 21, 27, 79: return .unknownAuthority(host: host)
-        case 62: return .wrongHost(host: host)  // X509_V_ERR_HOSTNAME_MISMATCH
+        // X509_V_ERR_HOSTNAME_MISMATCH; or X509_V_OK: the chain passed, and libcurl's own host-name check
+        // (the only other one it makes with OpenSSL) refused it ("no alternative certificate subject name…").
+        case 62, 0: return .wrongHost(host: host)
         default:
             let lowered = detail.lowercased()
             if lowered.contains("host name") || lowered.contains("hostname") || lowered.contains("subject name") {

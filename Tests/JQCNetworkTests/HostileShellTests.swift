@@ -310,7 +310,8 @@ struct HostileShellTests {
         // item data, so the pass ran and the shell is still alive to be measured.
         #expect(sync.status == (lie == "redirect" ? 1 : 0), "\(sync.lines)")
         if sync.status == 0 {  // alive after the pass: its high-water mark covers the hostile transfers
-            #expect(sync.peakKilobytes > 0 && sync.peakKilobytes < memoryBoundKilobytes, "VmHWM \(sync.peakKilobytes) KiB")
+            #expect(
+                sync.peakKilobytes > 0 && sync.peakKilobytes < memoryBoundKilobytes, "VmHWM \(sync.peakKilobytes) KiB")
         }
         #expect(peer.requests.allSatisfy { $0.headers["x-injected"] == nil })
         peer.tellTheTruth()

@@ -164,6 +164,8 @@ struct TLSTests {
     func verificationCodes() {
         #expect(TLSProblem.verification(code: 10, host: "h", detail: "") == .expired(host: "h"))
         #expect(TLSProblem.verification(code: 9, host: "h", detail: "") == .notYetValid(host: "h"))
+        #expect(TLSProblem.verification(code: 0, host: "h", detail: "") == .wrongHost(host: "h"))  // the chain passed
+        #expect(TLSProblem.verification(code: 62, host: "h", detail: "") == .wrongHost(host: "h"))
         for code in [2, 18, 19, 20, 21] {
             #expect(TLSProblem.verification(code: code, host: "h", detail: "") == .unknownAuthority(host: "h"))
         }

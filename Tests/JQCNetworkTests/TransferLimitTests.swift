@@ -113,7 +113,7 @@ struct TransferLimitTests {
         #expect(error as? APIError == .tooSlow(bytesPerSecond: 100, seconds: 1))
         #expect(
             (error as? APIError)?.message
-                == "The server's reply came too slowly (fewer than 100 bytes a second for 1 seconds), so it was "
+                == "The server's reply came too slowly (fewer than 100 bytes a second for 1 second), so it was "
                 + "stopped. Your work is kept; try again when the connection is better.")
         #expect((error as? APIError)?.code == "too_slow")
     }
