@@ -149,6 +149,9 @@ targets += [
         name: "jqc-inspections-probe",
         dependencies: ["JQCFacilities", "JQCForms", "JQCInspections", "JQCKit", "JQCStorage"],
         path: "Tooling/jqc-inspections-probe"),
+    // A helper process for the network edge's bounded-memory tests (issue 21).
+    .executableTarget(
+        name: "jqc-network-probe", dependencies: ["JQCKit", "JQCNetwork"], path: "Tooling/jqc-network-probe"),
     // The benchmarks of SPEC.md §6 (`make bench`, issue 11); built in release mode by scripts/bench.sh.
     .executableTarget(
         name: "jqc-bench",

@@ -111,7 +111,8 @@ public final class AppComposition: Sendable {
         let connectivitySwitch = FileConnectivityOverrideStore(url: directory.appendingPathComponent("connectivity"))
         self.connectivitySwitch = connectivitySwitch
         transport = OfflineGateTransport(
-            base: configuration.transport ?? CurlTransport(logger: logger.labeled("http")),
+            base: configuration.transport
+                ?? CurlTransport(configuration: configuration.network, logger: logger.labeled("http")),
             isForcedOffline: { connectivitySwitch.loadForcedOffline() })
         tokens = FileTokenStore(url: directory.appendingPathComponent("credentials"))
         refusals = FileUpdateRefusalMemory(url: directory.appendingPathComponent("update-required"))

@@ -66,7 +66,8 @@ final class ShellEngine: Sendable {
         do {
             app = try AppComposition(
                 configuration: AppConfiguration(
-                    dataDirectory: dataDirectory.url, server: ServerConfig(store: selection)))
+                    dataDirectory: dataDirectory.url, server: ServerConfig(store: selection),
+                    network: options.networkConfiguration(output: output)))
         } catch {
             embedded?.stop()
             throw ShellError.failed("\(error)")
