@@ -27,15 +27,24 @@ public enum TerminalText {
         guard text.unicodeScalars.contains(where: { needsEscape($0, keepingLineFeeds: keepingLineFeeds) }) else {
             return text
         }
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            guard needsEscape(scalar, keepingLineFeeds: keepingLineFeeds) else {
-                result.append(scalar)
-                continue
+        // Runs of safe text are copied as UTF-8 in one go; only the characters that need it are rewritten.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 64)
+        let scalars = text.unicodeScalars
+        var runStart = scalars.startIndex
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            if needsEscape(scalar, keepingLineFeeds: keepingLineFeeds) {
+                bytes.append(contentsOf: text.utf8[runStart..<index])
+                bytes.append(contentsOf: escape(scalar).utf8)
+                runStart = next
             }
-            result.append(contentsOf: escape(scalar).unicodeScalars)
+            index = next
         }
-        return String(result)
+        bytes.append(contentsOf: text.utf8[runStart...])
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `scalar` is shown escaped by ``sanitized(_:keepingLineFeeds:)``.
