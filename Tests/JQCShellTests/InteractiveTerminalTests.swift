@@ -80,6 +80,7 @@ struct InteractiveTerminalTests {
         let terminal = try Self.shell(directory)
         terminal.type("echo Bälle Küche\r")
         try Self.waitForLines(terminal, "Küche")
+        try terminal.waitForCursorLine("jqc>")
         terminal.type("echo andere\r")
         try Self.waitForLines(terminal, "andere")
         try terminal.waitForCursorLine("jqc>")
@@ -90,6 +91,7 @@ struct InteractiveTerminalTests {
         }
         terminal.type("\r")
         try Self.waitForLines(terminal, "Bälle", count: 2)
+        try terminal.waitForCursorLine("jqc>")
         terminal.type("quit\r")
         #expect(terminal.waitForExit() == 0)
     }
@@ -155,6 +157,7 @@ struct InteractiveTerminalTests {
         try terminal.waitForText("is a symbolic link; it was not followed")
         terminal.type("echo hallo\r")
         try Self.waitForLines(terminal, "hallo")
+        try terminal.waitForCursorLine("jqc>")
         terminal.type("\u{1B}[A")  // history still works, in memory
         try terminal.waitForCursorLine("jqc> echo hallo")
         terminal.type("\u{15}quit\r")

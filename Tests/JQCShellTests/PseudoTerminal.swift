@@ -57,6 +57,7 @@ final class PseudoTerminal: @unchecked Sendable {  // because: the screen and tr
         for name in ["LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR", "COLUMNS", "LINES"] { merged[name] = nil }
         merged["TERM"] = "xterm"
         merged["NO_COLOR"] = "1"
+        merged["SWIFT_BACKTRACE"] = "interactive=no"  // a crash ends the child at once
         merged.merge(environment) { _, new in new }
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let env = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
