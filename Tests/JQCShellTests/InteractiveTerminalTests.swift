@@ -145,6 +145,69 @@ struct InteractiveTerminalTests {
         #expect(mode as? Int == 0o600)
     }
 
+    @Test("UTF-8 typed into an issue description reaches the store and the history file as typed")
+    func utf8IntoTheStore() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-pty")
+        let terminal = try Self.shell(directory)
+        terminal.type("login alex --password inspect-demo\r")
+        try terminal.waitForText("Signed in as")
+        try terminal.waitForCursorLine("jqc>")
+        terminal.type("sync\r")
+        try terminal.waitForText("Sync finished.")
+        try terminal.waitForCursorLine("jqc>")
+        terminal.type("issue new --facility 11 low \"Küche: Boden nass, Spülbecken verstopft\"\r")
+        try terminal.waitFor("the issue to be created") { screen in
+            screen.allLines.count { $0.hasPrefix("jqc>") } >= 4 && screen.cursorLine == "jqc>"
+        }
+        terminal.type("quit\r")
+        #expect(terminal.waitForExit() == 0)
+        let issues = try ShellHarness(dataDirectory: directory).run(["--json", "-c", "issues"])
+        let descriptions = issues.jsonLines.first?["data"]?["issues"]?.arrayValue?.compactMap {
+            $0["description"]?.stringValue
+        }
+        #expect(descriptions?.first == "Küche: Boden nass, Spülbecken verstopft", "\(issues.stdout)\(issues.stderr)")
+        #expect(
+            try Self.history(directory) == [
+                "login alex --password ***", "sync",
+                "issue new --facility 11 low \"Küche: Boden nass, Spülbecken verstopft\"", "quit",
+            ])
+    }
+
+    @Test("an older history file is read and rewritten in our format: libedit's, a plain one, and one that is not text")
+    func olderHistoryFiles() throws {
+        // libedit's own format (vis-encoded: \040 is a space, \M-C\M-< the two bytes of ü), with a clear password.
+        let directory = TemporaryDirectory(prefix: "jqc-pty")
+        try Data("_HiStOrY_V2_\nlogin\\040alex\\040--password\\040geheim\necho\\040K\\M-C\\M-<che\n".utf8)
+            .write(to: directory.path("history"))
+        var terminal = try Self.shell(directory)
+        try terminal.waitForText("held 1 line with a password in clear; it is now masked.")
+        terminal.type("\u{1B}[A")
+        try terminal.waitForCursorLine("jqc> echo Küche")
+        terminal.type("\u{1B}[A")
+        try terminal.waitForCursorLine("jqc> login alex --password ***")
+        terminal.type("\u{15}quit\r")
+        #expect(terminal.waitForExit() == 0)
+        #expect(try Self.history(directory) == ["login alex --password ***", "echo Küche", "quit"])
+
+        // Plain lines without a header.
+        try Data("echo eins\necho zwei\n".utf8).write(to: directory.path("history"))
+        terminal = try Self.shell(directory)
+        terminal.type("\u{1B}[A")
+        try terminal.waitForCursorLine("jqc> echo zwei")
+        terminal.type("\u{15}quit\r")
+        #expect(terminal.waitForExit() == 0)
+        #expect(try Self.history(directory) == ["echo eins", "echo zwei", "quit"])
+
+        // Not text: moved aside with one warning, and a new history started.
+        try Data([0xFF, 0xFE, 0x00, 0x41]).write(to: directory.path("history"))
+        terminal = try Self.shell(directory)
+        try terminal.waitForText("was not UTF-8 text; it was moved to history.unreadable")
+        terminal.type("quit\r")
+        #expect(terminal.waitForExit() == 0)
+        #expect(try Data(contentsOf: directory.path("history.unreadable")) == Data([0xFF, 0xFE, 0x00, 0x41]))
+        #expect(try Self.history(directory) == ["quit"])
+    }
+
     @Test("a history file planted as a symbolic link is not followed: its target stays untouched")
     func symlinkNotFollowed() throws {
         let directory = TemporaryDirectory(prefix: "jqc-pty")
