@@ -31,6 +31,23 @@ struct TerminalBackgroundTests {
         let bannerRow = try #require(screen.lines.firstIndex(of: banner))
         #expect(bannerRow < screen.row)
         #expect(screen.lines.filter { $0.hasPrefix("jqc> echo halb") }.count == 1)  // the old prompt line was cleared
+        // A line wrapped over two rows of the 100-column screen, the cursor on the second: both rows are cleared
+        // and drawn again below the next banner.
+        let long = " " + String(repeating: "w", count: 100)
+        terminal.type(long)
+        let first = "jqc> echo halb getippt" + long
+        try terminal.waitForCursorLine(String(first.dropFirst(100)))
+        try server.post("/__admin/notify", #"{"user_id":7,"title":"Zweite","body":"Nachricht"}"#)
+        let wrapped = try terminal.waitFor("the second banner above the wrapped line") { screen in
+            screen.lines.contains("[notification] Zweite — Nachricht")
+                && screen.cursorLine == String(first.dropFirst(100))
+        }
+        let second = try #require(wrapped.lines.firstIndex(of: "[notification] Zweite — Nachricht"))
+        #expect(wrapped.lines[second + 1] == String(first.prefix(100)))
+        #expect(wrapped.lines.filter { $0.hasPrefix("jqc> echo halb") }.count == 1)
+        #expect(wrapped.lines.filter { $0 == String(first.dropFirst(100)) }.count == 1)
+        terminal.type(String(repeating: "\u{7F}", count: long.count))
+        try terminal.waitForCursorLine("jqc> echo halb getippt")
         terminal.type(" fertig\r")
         try InteractiveTerminalTests.waitForLines(terminal, "fertig")
         #expect(terminal.current.allLines.contains("halb"))
