@@ -156,7 +156,8 @@ targets += [
     .executableTarget(
         name: "jqc-bench",
         dependencies: [
-            "JQCComposition", "JQCInspections", "JQCIssues", "JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage",
+            "JQCComposition", "JQCForms", "JQCInspections", "JQCIssues", "JQCJPEG", "JQCKit", "JQCNetwork",
+            "JQCStorage",
         ],
         path: "Tooling/jqc-bench"),
 ]

@@ -253,7 +253,7 @@ public final class AppComposition: Sendable {
             engine: sync, connectivity: connectivity, clock: clock,
             interval: configuration.syncInterval)
         notificationPoller = NotificationPoller(
-            connectivity: connectivity, clock: clock,
+            connectivity: connectivity, clock: clock, interval: configuration.notificationPollInterval,
             isSignedIn: { await api.isSignedIn },
             poll: { await notifications.poll() })
     }

@@ -21,6 +21,8 @@ public struct AppConfiguration: Sendable {
     public var synchronous: DatabaseConfiguration.Synchronous
     /// Seconds between automatic sync passes.
     public var syncInterval: Double
+    /// Seconds between notification polls while online and signed in (the seed's 60 by default).
+    public var notificationPollInterval: Double = 60
     /// The log level of `<data-dir>/jqc.log`.
     public var logLevel: LogLevel
     /// The live transport's limits, trust and plain-http rule (`--max-reply-mb`, `--ca-file`,
