@@ -111,7 +111,8 @@ public final class AppComposition: Sendable {
         let connectivitySwitch = FileConnectivityOverrideStore(url: directory.appendingPathComponent("connectivity"))
         self.connectivitySwitch = connectivitySwitch
         transport = OfflineGateTransport(
-            base: configuration.transport ?? CurlTransport(logger: logger.labeled("http")),
+            base: configuration.transport
+                ?? CurlTransport(configuration: configuration.network, logger: logger.labeled("http")),
             isForcedOffline: { connectivitySwitch.loadForcedOffline() })
         tokens = FileTokenStore(url: directory.appendingPathComponent("credentials"))
         refusals = FileUpdateRefusalMemory(url: directory.appendingPathComponent("update-required"))
@@ -253,7 +254,7 @@ public final class AppComposition: Sendable {
             engine: sync, connectivity: connectivity, clock: clock,
             interval: configuration.syncInterval)
         notificationPoller = NotificationPoller(
-            connectivity: connectivity, clock: clock,
+            connectivity: connectivity, clock: clock, interval: configuration.notificationPollInterval,
             isSignedIn: { await api.isSignedIn },
             poll: { await notifications.poll() })
     }

@@ -21,15 +21,20 @@ public struct AppConfiguration: Sendable {
     public var synchronous: DatabaseConfiguration.Synchronous
     /// Seconds between automatic sync passes.
     public var syncInterval: Double
+    /// Seconds between notification polls while online and signed in (the seed's 60 by default).
+    public var notificationPollInterval: Double = 60
     /// The log level of `<data-dir>/jqc.log`.
     public var logLevel: LogLevel
+    /// The live transport's limits, trust and plain-http rule (`--max-reply-mb`, `--ca-file`,
+    /// `--allow-insecure-http`; issue 21); unused when ``transport`` is given.
+    public var network: CurlTransport.Configuration
 
     /// A configuration with the defaults: libcurl, the system clock, `synchronous=FULL`, a pass every 5 minutes.
     public init(
         dataDirectory: URL, server: ServerConfig, clientVersion: String = AppComposition.version,
         clock: any Clock = SystemClock(), transport: (any HTTPTransport)? = nil,
         synchronous: DatabaseConfiguration.Synchronous = .full, syncInterval: Double = 300,
-        logLevel: LogLevel = .info
+        logLevel: LogLevel = .info, network: CurlTransport.Configuration = CurlTransport.Configuration()
     ) {
         self.dataDirectory = dataDirectory
         self.server = server
@@ -39,6 +44,7 @@ public struct AppConfiguration: Sendable {
         self.synchronous = synchronous
         self.syncInterval = syncInterval
         self.logLevel = logLevel
+        self.network = network
     }
 }
 

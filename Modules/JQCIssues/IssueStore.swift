@@ -82,7 +82,10 @@ public enum IssuesSchema {
 /// A status or handler change waiting for the server (the queued-edits stage sends it).
 public struct QueuedIssueEdit: Sendable, Hashable {
     /// `status` or `handler`.
-    public enum Kind: String, Sendable, Hashable { case status, handler }
+    public enum Kind: String, Sendable, Hashable {
+        /// The status (`PATCH /issues/<id>/status`) or the handler (`PATCH /issues/<id>/handler`).
+        case status, handler
+    }
     /// The issue's local id.
     public var issueLocalID: String
     /// Which endpoint: `PATCH /issues/<id>/status` or `/handler`.

@@ -88,7 +88,7 @@ extension APIClient {
     /// so no outbox item is failed because of it.
     private func performRefresh(from held: Credentials) async throws -> Credentials {
         defer { refreshTask = nil }
-        if refusals.isRefused(build: identity.build) { throw APIError.updateRequired }
+        if isUpdateRequired { throw APIError.updateRequired }
         let hold = try await takeSessionLock()
         defer { hold?.release() }
         switch reconcileWithStore(held) {
@@ -132,6 +132,7 @@ extension APIClient {
         } catch {
             throw APIError.undecodable("the refresh reply had no tokens")
         }
+        try TokenCheck.validate(accessToken: reply.accessToken, refreshToken: reply.refreshToken)
         guard let now = credentials else { throw APIError.signedOut }  // signed out meanwhile
         guard now.refreshToken == sent else { return now }  // a new login replaced the session
         let updated = Credentials(
