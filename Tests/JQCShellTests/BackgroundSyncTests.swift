@@ -237,8 +237,13 @@ struct BackgroundSyncTests {
             "XDG_CONFIG_HOME": config.url.path,
         ]
         let shell = ShellHarness(dataDirectory: data)
+        // Options the timer's runs need too are passed on: a private CA (made absolute) and plain http.
         let on = try shell.run(
-            ["--json", "-c", "background enable; background status; status"], environment: environment)
+            [
+                "--ca-file", "ca.pem", "--allow-insecure-http", "--json", "-c",
+                "background enable; background status; status",
+            ],
+            environment: environment)
         #expect(on.allOK, "\(on.stdout)\(on.stderr)")
         let reply = try #require(on.jsonLines.first?["data"])
         #expect(reply["installed"] == true)
@@ -250,9 +255,12 @@ struct BackgroundSyncTests {
         let timer = try String(contentsOf: units.appendingPathComponent(timerName), encoding: .utf8)
         let binary = ShellHarness.binary.standardizedFileURL.resolvingSymlinksInPath().path
         #expect(service.contains("Type=oneshot\n"))
-        #expect(
-            service.contains(
-                #"ExecStart="\#(binary)" "--data-dir" "\#(data.url.standardizedFileURL.path)" "sync" "--background""#))
+        let caFile = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("ca.pem")
+            .path
+        let execStart =
+            #"ExecStart="\#(binary)" "--data-dir" "\#(data.url.standardizedFileURL.path)" "--ca-file" "\#(caFile)" "#
+            + #""--allow-insecure-http" "sync" "--background""#
+        #expect(service.contains(execStart), "\(service)")
         #expect(timer.contains("OnCalendar=*:0/5\nPersistent=true\nUnit=\(serviceName)\n"))
         #expect(timer.contains("[Install]\nWantedBy=timers.target\n"))
         #expect(

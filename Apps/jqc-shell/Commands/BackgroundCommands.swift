@@ -31,7 +31,8 @@ enum BackgroundCommands {
             + "the two unit files and a crontab line instead.\nExample: background enable"
     ) { context, words in
         guard words.isEmpty else { throw ShellError.usage("background enable takes no arguments.") }
-        let timer = BackgroundTimer(dataDirectory: context.dataDirectory.url)
+        let timer = BackgroundTimer(
+            dataDirectory: context.dataDirectory.url, passedOptions: passedOptions(context.options))
         guard timer.systemdIsReachable else {
             let text = """
                 systemd's user manager cannot be reached here ('systemctl --user' does not answer), so nothing was \
@@ -90,6 +91,23 @@ enum BackgroundCommands {
     ) { context, words in
         guard words.isEmpty else { throw ShellError.usage("background status takes no arguments.") }
         return try report(context)
+    }
+
+    /// The options of this run that the timer's runs need too: a private CA (`--ca-file`, else `$JQC_CA_FILE`,
+    /// made absolute), `--allow-insecure-http` and `--max-reply-mb` (a user service sees none of the shell's
+    /// environment).
+    static func passedOptions(
+        _ options: ShellOptions, environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        -> [String]
+    {
+        var passed: [String] = []
+        if let caFile = options.caFile ?? environment["JQC_CA_FILE"], !caFile.isEmpty {
+            passed += ["--ca-file", URL(fileURLWithPath: caFile).standardizedFileURL.path]
+        }
+        if options.allowInsecureHTTP { passed.append("--allow-insecure-http") }
+        if let limit = options.maxReplyMebibytes { passed += ["--max-reply-mb", String(limit)] }
+        return passed
     }
 
     private static func report(_ context: CommandContext) throws -> CommandOutput {

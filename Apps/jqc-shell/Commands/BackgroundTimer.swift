@@ -26,9 +26,16 @@ struct BackgroundTimer {
     /// The `jqc-shell` the timer runs (absolute).
     let executable: String
     let environment: [String: String]
+    /// Options of the enabling run the timer's runs need too (`--ca-file PATH`, `--allow-insecure-http`,
+    /// `--max-reply-mb N`): a user service does not see the shell's environment.
+    let passedOptions: [String]
 
-    init(dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(
+        dataDirectory: URL, passedOptions: [String] = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.dataDirectory = dataDirectory.standardizedFileURL
+        self.passedOptions = passedOptions
         self.environment = environment
         executable = BackgroundTimer.currentExecutable()
     }
@@ -59,7 +66,9 @@ struct BackgroundTimer {
     var timerFile: URL { unitDirectory.appendingPathComponent(timerName) }
 
     /// The command the timer runs.
-    var command: [String] { [executable, "--data-dir", dataDirectory.path, "sync", "--background"] }
+    var command: [String] {
+        [executable, "--data-dir", dataDirectory.path] + passedOptions + ["sync", "--background"]
+    }
 
     /// The service unit: one automatic pass, at low priority.
     var serviceUnit: String {
