@@ -41,6 +41,41 @@ private final class FillableTokenStore: TokenStore {
     var lock: FileLock? { file.lock }
 }
 
+/// A `/auth/refresh` reply with a new pair: access token `name` (valid 900 s), refresh token `refresh`.
+private func renewed(_ name: String, _ refresh: String) -> ScriptedTransport.Step {
+    .ok([
+        "access_token": .string(Harness.jwt(name, expiresAt: Harness.serverNow + 900)),
+        "refresh_token": .string(refresh),
+    ])
+}
+
+/// The warning sentences a client said, in order.
+private final class SaidWarnings: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// A client whose credentials file sits on a full disk: signed in with `old`/r1, `/auth/refresh` answers
+/// `new`/r2 once, and every warning it says is kept.
+private struct FullDiskWorld {
+    let harness = Harness()
+    let store: FillableTokenStore
+    let client: APIClient
+    let warnings = SaidWarnings()
+
+    init() throws {
+        try harness.signIn(access: "old")
+        routeIssues(harness)
+        harness.transport.route(.post, path: "/api/v1/auth/refresh", [renewed("new", "r2")])
+        store = FillableTokenStore(url: harness.credentialsURL)
+        store.full.store(true, ordering: .relaxed)
+        client = harness.client(tokens: store)
+        let warnings = self.warnings
+        client.warnings.attach { warnings.append($0) }
+    }
+}
+
 @Suite("Session: one data directory, several processes (issue 15)")
 struct RefreshAcrossProcessesTests {
     @Test("two clients over one credentials file, twenty requests each, after expiry: exactly one refresh is sent")
@@ -51,10 +86,7 @@ struct RefreshAcrossProcessesTests {
         harness.transport.route(
             .post, path: "/api/v1/auth/refresh",
             [
-                .ok([
-                    "access_token": .string(Harness.jwt("new", expiresAt: Harness.serverNow + 900)),
-                    "refresh_token": "r2",
-                ]),
+                renewed("new", "r2"),
                 .error(401, "The refresh token has expired or was revoked."),  // r1 is single-use
             ], repeatLast: true)
         // Two clients, each with its own FileTokenStore and lock on the same file: two processes' worth.
@@ -210,37 +242,21 @@ struct RefreshAcrossProcessesTests {
         "a renewed pair that cannot be saved (disk full) is said at once, kept in memory, and written when space returns"
     )
     func diskFullDuringRotation() async throws {
-        let harness = Harness()
-        try harness.signIn(access: "old")
-        routeIssues(harness)
-        harness.transport.route(
-            .post, path: "/api/v1/auth/refresh",
-            [
-                .ok([
-                    "access_token": .string(Harness.jwt("new", expiresAt: Harness.serverNow + 900)),
-                    "refresh_token": "r2",
-                ])
-            ])
-        let store = FillableTokenStore(url: harness.credentialsURL)
-        let client = harness.client(tokens: store)
-        let warnings = Mutex<[String]>([])
-        client.warnings.attach { sentence in warnings.withLock { $0.append(sentence) } }
-        store.full.store(true, ordering: .relaxed)
+        let world = try FullDiskWorld()
+        let (harness, store, client) = (world.harness, world.store, world.client)
         #expect(try await client.getJSON("/api/v1/issues") == [])
-        let said = warnings.withLock { $0 }
-        #expect(said.count == 1)
         let expected: String =
             "Could not save \(harness.credentialsURL.path): the disk is full. Free some space and try again. "
             + "You stay signed in for this run and jqc keeps trying to save the new sign-in; if it is still "
             + "not saved when this run ends, the next run will ask you to log in again. "
             + "Your work on this device is kept."
-        #expect(said.first == expected)
+        #expect(world.warnings.all == [expected])
         #expect(await !client.credentialsAreSaved)
         #expect(store.load()?.refreshToken == "r1")
         // The session goes on with the pair in memory: no second refresh, no second warning.
         #expect(try await client.getJSON("/api/v1/issues") == [])
         #expect(harness.transport.requests(path: "/api/v1/auth/refresh").count == 1)
-        #expect(warnings.withLock { $0.count } == 1)
+        #expect(world.warnings.all.count == 1)
         // Space comes back: the next request writes the pair first.
         store.full.store(false, ordering: .relaxed)
         #expect(try await client.getJSON("/api/v1/issues") == [])
@@ -251,34 +267,19 @@ struct RefreshAcrossProcessesTests {
 
     @Test("a pair still unsaved when the run ends is said again: the next run will ask to log in")
     func stillUnsavedAtShutdown() async throws {
-        let harness = Harness()
-        try harness.signIn(access: "old")
-        routeIssues(harness)
-        harness.transport.route(
-            .post, path: "/api/v1/auth/refresh",
-            [
-                .ok([
-                    "access_token": .string(Harness.jwt("new", expiresAt: Harness.serverNow + 900)),
-                    "refresh_token": "r2",
-                ])
-            ])
-        let store = FillableTokenStore(url: harness.credentialsURL)
-        store.full.store(true, ordering: .relaxed)
-        let client = harness.client(tokens: store)
-        let warnings = Mutex<[String]>([])
-        client.warnings.attach { sentence in warnings.withLock { $0.append(sentence) } }
-        _ = try await client.getJSON("/api/v1/issues")
-        await client.saveUnsavedCredentials()
-        let said = warnings.withLock { $0 }
+        let world = try FullDiskWorld()
+        _ = try await world.client.getJSON("/api/v1/issues")
+        await world.client.saveUnsavedCredentials()
+        let said = world.warnings.all
         #expect(said.count == 2)
         #expect(said.last?.hasPrefix("The new sign-in is still not saved (Could not save ") == true)
         #expect(
             said.last?.hasSuffix("the next run will ask you to log in again. Your work on this device is kept.") == true
         )
-        store.full.store(false, ordering: .relaxed)
-        await client.saveUnsavedCredentials()
-        #expect(store.load()?.refreshToken == "r2")
-        #expect(warnings.withLock { $0.count } == 2)
+        world.store.full.store(false, ordering: .relaxed)
+        await world.client.saveUnsavedCredentials()
+        #expect(world.store.load()?.refreshToken == "r2")
+        #expect(world.warnings.all.count == 2)
     }
 }
 

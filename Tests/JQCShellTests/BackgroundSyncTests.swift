@@ -62,13 +62,9 @@ struct BackgroundSyncTests {
 
     @Test("'jqc-shell --data-dir DIR sync --background' is silent on success and writes one line to jqc.log")
     func silentOnSuccess() throws {
-        let server = try DevServerProcess()
-        let data = TemporaryDirectory(prefix: "jqc-background")
-        var shell = ShellOverDirectory(directory: data.url, server: server.baseURL)
-        shell.environment = BackgroundSyncTests.noTimer
-        let setup = try shell.run("login alex --password inspect-demo; sync; " + MultiProcessSessionTests.newInspection)
-        try #require(setup.allOK, "\(setup.stdout)\(setup.stderr)")
-        let localID = setup.jsonLines[2]["data"]?["local_id"]?.stringValue ?? ""
+        let world = try ShellWorld(environment: BackgroundSyncTests.noTimer)
+        let (server, shell) = (world.server, world.shell)
+        let localID = try shell.signIn()
         // A new notification: an interactive run would print a banner for it; the timer's pass prints nothing.
         try server.admin("POST", "/__admin/notify", ["user_id": 7, "title": "Re-check the lobby"])
         let run = try shell.runWords(["sync", "--background"])
@@ -96,11 +92,9 @@ struct BackgroundSyncTests {
 
     @Test("offline, another pass running, or signed out: skipped with exit 0, silent, one log line each")
     func skippedForNormalReasons() throws {
-        let server = try DevServerProcess()
-        let data = TemporaryDirectory(prefix: "jqc-background")
-        var shell = ShellOverDirectory(directory: data.url, server: server.baseURL)
-        shell.environment = BackgroundSyncTests.noTimer
-        try #require(try shell.run("login alex --password inspect-demo; sync").allOK)
+        let world = try ShellWorld(environment: BackgroundSyncTests.noTimer)
+        let (server, data, shell) = (world.server, world.data, world.shell)
+        try shell.signIn(submitting: false)
         func background(_ expected: String, _ sentence: String) throws {
             let before = shell.backgroundLog.count
             let run = try shell.runWords(["sync", "--background"])
@@ -132,11 +126,9 @@ struct BackgroundSyncTests {
 
     @Test("update required or a damaged store: exit 1 with the sentence on stderr and one log line")
     func failsForWhatAPersonMustFix() throws {
-        let server = try DevServerProcess()
-        let data = TemporaryDirectory(prefix: "jqc-background")
-        var shell = ShellOverDirectory(directory: data.url, server: server.baseURL)
-        shell.environment = BackgroundSyncTests.noTimer
-        try #require(try shell.run("login alex --password inspect-demo; sync").allOK)
+        let world = try ShellWorld(environment: BackgroundSyncTests.noTimer)
+        let (server, shell) = (world.server, world.shell)
+        try shell.signIn(submitting: false)
         try server.admin(
             "POST", "/__admin/faults",
             ["method": "GET", "path_prefix": "/api/v1/auth/me", "mode": "status", "status": 426])
@@ -163,9 +155,8 @@ struct BackgroundSyncTests {
 
     @Test("an explicit sync says another pass is running, waits for it, then syncs")
     func explicitSyncWaits() throws {
-        let server = try DevServerProcess()
-        let data = TemporaryDirectory(prefix: "jqc-background")
-        let shell = ShellOverDirectory(directory: data.url, server: server.baseURL)
+        let world = try ShellWorld()
+        let (data, shell) = (world.data, world.shell)
         try #require(try shell.run("login alex --password inspect-demo").allOK)
         let other = try #require(try FileLock(url: data.path("sync.lock")).tryAcquire())
         let child = try shell.start("sync")

@@ -39,20 +39,10 @@ final class DevServerProcess {
     /// `GET /__admin/state`'s `data`.
     func state() throws -> JSONValue { try admin("GET", "/__admin/state")["data"] ?? .null }
 
-    /// Calls an admin endpoint with curl (kept apart from the client under test).
+    /// Calls an admin endpoint (curl, kept apart from the client under test).
     @discardableResult
     func admin(_ method: String, _ path: String, _ body: JSONValue? = nil) throws -> JSONValue {
-        let process = TestProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        var arguments = ["-s", "-X", method, baseURL.absoluteString + path]
-        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body.jsonString()] }
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try JSONValue.parse(data)
+        try AdminRequest.send(baseURL, method, path, body)
     }
 
     deinit { child.kill(SIGTERM) }
@@ -85,6 +75,20 @@ struct ShellOverDirectory {
             environment: environment.merging(["NO_COLOR": "1"]) { _, new in new })
     }
 
+    /// A setup run that did not succeed, with what it printed.
+    struct SetupError: Error, CustomStringConvertible { let description: String }
+
+    /// Signs in as alex and syncs; then, with `submitting`, submits one Restroom QC inspection (pending).
+    /// - Returns: the inspection's local id, or `""` without one.
+    /// - Throws: ``SetupError`` when a command failed.
+    @discardableResult
+    func signIn(submitting: Bool = true) throws -> String {
+        let inspection = submitting ? "; start --template 3 --facility 11 --area 111; answer 2 4; submit" : ""
+        let result = try run("login alex --password inspect-demo; sync" + inspection)
+        guard result.allOK else { throw SetupError(description: "\(result.stdout)\(result.stderr)") }
+        return submitting ? result.jsonLines[2]["data"]?["local_id"]?.stringValue ?? "" : ""
+    }
+
     /// The lines of `<data-dir>/jqc.log` written by `sync --background`.
     var backgroundLog: [String] {
         let text = (try? String(contentsOf: directory.appendingPathComponent("jqc.log"), encoding: .utf8)) ?? ""
@@ -95,4 +99,17 @@ struct ShellOverDirectory {
 extension ShellHarness.Result {
     /// Every JSON line said `"ok": true`.
     var allOK: Bool { !jsonLines.isEmpty && jsonLines.allSatisfy { $0["ok"] == true } }
+}
+
+/// A standalone dev server and a data directory of its own over it: what most multi-process tests start from.
+final class ShellWorld {
+    let server: DevServerProcess
+    let data = TemporaryDirectory(prefix: "jqc-world")
+    let shell: ShellOverDirectory
+
+    /// Starts the server (`accessTTL` is `--access-ttl`); the shell runs with `environment` merged in.
+    init(accessTTL: Int? = nil, environment: [String: String] = [:]) throws {
+        server = try DevServerProcess(accessTTL: accessTTL)
+        shell = ShellOverDirectory(directory: data.url, server: server.baseURL, environment: environment)
+    }
 }

@@ -12,15 +12,23 @@ struct MultiProcessSessionTests {
     /// `make test` runs 10 rounds; `make chaos` many more (JQC_PROCESS_ROUNDS).
     static var rounds: Int { ProcessInfo.processInfo.environment["JQC_PROCESS_ROUNDS"].flatMap(Int.init) ?? 10 }
 
+    /// Nothing lost: after logging in again and syncing, nothing is pending and `localID` landed exactly once.
+    static func expectLandsAfterLogin(_ shell: ShellOverDirectory, _ server: DevServerProcess, _ localID: String) throws
+    {
+        let back = try shell.run("login alex --password inspect-demo; sync; status")
+        #expect(back.allOK, "\(back.stdout)\(back.stderr)")
+        #expect(back.jsonLines[2]["data"]?["pending"]?["inspections"] == 0)
+        let landed = (try server.state()["inspections"]?.arrayValue ?? []).filter { $0["local_id"] == .string(localID) }
+        #expect(landed.count == 1)
+    }
+
     @Test(
         "processes syncing one data directory after expire-tokens: all succeed, one refresh per expiry, never signed out, nothing POSTed twice",
         arguments: [2, 5])
     func parallelSyncAfterExpiry(processes: Int) throws {
-        let server = try DevServerProcess()
-        let data = TemporaryDirectory(prefix: "jqc-many")
-        let shell = ShellOverDirectory(directory: data.url, server: server.baseURL)
-        let setup = try shell.run("login alex --password inspect-demo; sync")
-        try #require(setup.allOK, "\(setup.stdout)\(setup.stderr)")
+        let world = try ShellWorld()
+        let (server, data, shell) = (world.server, world.data, world.shell)
+        try shell.signIn(submitting: false)
         var localIDs: [String] = []
         for round in 0..<MultiProcessSessionTests.rounds {
             let made = try shell.run(MultiProcessSessionTests.newInspection)
@@ -76,12 +84,9 @@ struct MultiProcessSessionTests {
         "a refresh refused with 400, 401 or 403 signs out once, sends nothing more, and keeps the pending inspection untried",
         arguments: [400, 401, 403])
     func refusedRefresh(status: Int) throws {
-        let server = try DevServerProcess()
-        let data = TemporaryDirectory(prefix: "jqc-refused")
-        let shell = ShellOverDirectory(directory: data.url, server: server.baseURL)
-        let setup = try shell.run("login alex --password inspect-demo; sync; " + MultiProcessSessionTests.newInspection)
-        try #require(setup.allOK, "\(setup.stdout)\(setup.stderr)")
-        let localID = setup.jsonLines[2]["data"]?["local_id"]?.stringValue ?? ""
+        let world = try ShellWorld()
+        let (server, data, shell) = (world.server, world.data, world.shell)
+        let localID = try shell.signIn()
         try server.admin("POST", "/__admin/expire-tokens")
         try server.admin(
             "POST", "/__admin/faults",
@@ -109,20 +114,15 @@ struct MultiProcessSessionTests {
         #expect(later.jsonLines[0]["data"]?["failed"] == [])
         let quiet = server.requests.dropFirst(mark + 2).filter { !$0.contains("GET /api/v1/health ") }
         #expect(quiet.isEmpty, "\(quiet)")
-        let back = try shell.run("login alex --password inspect-demo; sync; status")
-        #expect(back.allOK, "\(back.stdout)\(back.stderr)")
-        #expect(back.jsonLines[2]["data"]?["pending"]?["inspections"] == 0)
-        let landed = (try server.state()["inspections"]?.arrayValue ?? []).filter { $0["local_id"] == .string(localID) }
-        #expect(landed.count == 1)
+        try MultiProcessSessionTests.expectLandsAfterLogin(shell, server, localID)
     }
 
     @Test(
         "tokens that live 30 s or 90 s are not refreshed before every request: refreshes ≤ passes",
         arguments: [30, 90])
     func shortTokens(seconds: Int) throws {
-        let server = try DevServerProcess(accessTTL: seconds)
-        let data = TemporaryDirectory(prefix: "jqc-ttl")
-        let shell = ShellOverDirectory(directory: data.url, server: server.baseURL)
+        let world = try ShellWorld(accessTTL: seconds)
+        let (server, shell) = (world.server, world.shell)
         let first = try shell.run("login alex --password inspect-demo; sync; sync; sync; sync; sync")
         #expect(first.allOK, "\(first.stdout)\(first.stderr)")
         var passes = 5
@@ -142,15 +142,10 @@ struct MultiProcessSessionTests {
         .enabled(if: TinyFilesystem.isAvailable, "mounting a 4 MB tmpfs needs root")
     )
     func diskFullDuringRotation() throws {
-        let server = try DevServerProcess()
-        let disk = try #require(TinyFilesystem())
-        let directory = disk.mountPoint.appendingPathComponent("jqc")
-        let shell = ShellOverDirectory(directory: directory, server: server.baseURL)
-        let setup = try shell.run("login alex --password inspect-demo; sync; " + MultiProcessSessionTests.newInspection)
-        try #require(setup.allOK, "\(setup.stdout)\(setup.stderr)")
-        let localID = setup.jsonLines[2]["data"]?["local_id"]?.stringValue ?? ""
-        try server.admin("POST", "/__admin/expire-tokens")
-        disk.fill()
+        let world = try FullDisk()
+        let (server, disk, directory, shell, localID) = (
+            world.server, world.disk, world.directory, world.shell, world.localID
+        )
         let pulls = server.count("GET /api/v1/inspections 200")
         let full = try shell.run("whoami; history")
         #expect(full.allOK, "\(full.stdout)\(full.stderr)")
@@ -170,11 +165,7 @@ struct MultiProcessSessionTests {
         #expect(later.status == 1)
         #expect(
             later.stderr.contains("warning: The server refused the saved sign-in (HTTP 401), so you are signed out"))
-        let back = try shell.run("login alex --password inspect-demo; sync; status")
-        #expect(back.allOK, "\(back.stdout)\(back.stderr)")
-        #expect(back.jsonLines[2]["data"]?["pending"]?["inspections"] == 0)
-        let landed = (try server.state()["inspections"]?.arrayValue ?? []).filter { $0["local_id"] == .string(localID) }
-        #expect(landed.count == 1)
+        try MultiProcessSessionTests.expectLandsAfterLogin(shell, server, localID)
     }
 
     @Test(
@@ -182,14 +173,8 @@ struct MultiProcessSessionTests {
         .enabled(if: TinyFilesystem.isAvailable, "mounting a 4 MB tmpfs needs root")
     )
     func diskFreedDuringTheRun() throws {
-        let server = try DevServerProcess()
-        let disk = try #require(TinyFilesystem())
-        let directory = disk.mountPoint.appendingPathComponent("jqc")
-        let shell = ShellOverDirectory(directory: directory, server: server.baseURL)
-        let setup = try shell.run("login alex --password inspect-demo; sync; " + MultiProcessSessionTests.newInspection)
-        try #require(setup.allOK, "\(setup.stdout)\(setup.stderr)")
-        try server.admin("POST", "/__admin/expire-tokens")
-        disk.fill()
+        let world = try FullDisk()
+        let (server, disk, directory, shell) = (world.server, world.disk, world.directory, world.shell)
         // Commands on stdin, one at a time: free the disk between them.
         let child = try ChildProcess(
             ShellHarness.binary,
@@ -210,5 +195,28 @@ struct MultiProcessSessionTests {
         #expect(later.allOK, "\(later.stdout)\(later.stderr)")
         #expect(later.jsonLines[2]["data"]?["pending"]?["inspections"] == 0)
         #expect(server.count("POST /api/v1/auth/refresh") == 1, "the later run used the saved pair")
+    }
+}
+
+/// A data directory on a 4 MB tmpfs, signed in with one pending inspection, the access token expired on the
+/// server, and the disk then filled: the next refresh cannot save its new pair.
+private struct FullDisk {
+    struct Unavailable: Error {}
+
+    let server: DevServerProcess
+    let disk: TinyFilesystem
+    let directory: URL
+    let shell: ShellOverDirectory
+    let localID: String
+
+    init() throws {
+        server = try DevServerProcess()
+        guard let disk = TinyFilesystem() else { throw Unavailable() }
+        self.disk = disk
+        directory = disk.mountPoint.appendingPathComponent("jqc")
+        shell = ShellOverDirectory(directory: directory, server: server.baseURL)
+        localID = try shell.signIn()
+        try server.admin("POST", "/__admin/expire-tokens")
+        disk.fill()
     }
 }

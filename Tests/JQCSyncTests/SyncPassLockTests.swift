@@ -16,6 +16,19 @@ private struct FlockPassLock: SyncPassLock {
     }
 }
 
+/// An engine with one recording stage over a pass lock in a temporary directory.
+private struct LockedWorld {
+    let directory = TemporaryDirectory(prefix: "jqc-pass-lock")
+    let lock: FileLock
+    let log = SharedLog()
+    let sync: SyncEngine
+
+    init(stage: String, order: Int, online: Bool = true) {
+        lock = FileLock(url: directory.path("sync.lock"))
+        sync = lockedEngine([RecordingStage(stage, order: order, log: log)], lock: lock, online: online)
+    }
+}
+
 private func lockedEngine(_ stages: [any SyncStage], lock: FileLock, online: Bool = true) -> SyncEngine {
     SyncEngine(
         stages: stages, guards: SyncGuards(isOnline: { online }, isSignedIn: { true }), clock: ManualClock(),
@@ -26,10 +39,8 @@ private func lockedEngine(_ stages: [any SyncStage], lock: FileLock, online: Boo
 struct SyncPassLockTests {
     @Test("an automatic pass is skipped, running no stage, while another process holds the pass lock")
     func automaticSkips() async throws {
-        let directory = TemporaryDirectory(prefix: "jqc-pass-lock")
-        let lock = FileLock(url: directory.path("sync.lock"))
-        let log = SharedLog()
-        let sync = lockedEngine([RecordingStage("photos", order: 1, log: log)], lock: lock)
+        let world = LockedWorld(stage: "photos", order: 1)
+        let (lock, log, sync) = (world.lock, world.log, world.sync)
         let other = try #require(try FileLock(url: lock.url).tryAcquire())  // another process's pass
         // A deadline, not a timing: an engine that waited instead of skipping gets the lock after it and fails.
         DispatchQueue.global().asyncAfter(deadline: .now() + 30) { other.release() }
@@ -49,10 +60,8 @@ struct SyncPassLockTests {
 
     @Test("an explicit pass says it waits for the other process's pass, and runs once that pass ends")
     func explicitWaits() async throws {
-        let directory = TemporaryDirectory(prefix: "jqc-pass-lock")
-        let lock = FileLock(url: directory.path("sync.lock"))
-        let log = SharedLog()
-        let sync = lockedEngine([RecordingStage("inspections", order: 2, log: log)], lock: lock)
+        let world = LockedWorld(stage: "inspections", order: 2)
+        let (lock, log, sync) = (world.lock, world.log, world.sync)
         let other = try #require(try FileLock(url: lock.url).tryAcquire())
         let snapshots = await sync.snapshots()
         let pass = Task { try await sync.sync(explicit: true) }
@@ -67,10 +76,8 @@ struct SyncPassLockTests {
 
     @Test("a pass its guards stop takes no lock and does not wait: offline is said at once")
     func guardsFirst() async throws {
-        let directory = TemporaryDirectory(prefix: "jqc-pass-lock")
-        let lock = FileLock(url: directory.path("sync.lock"))
-        let log = SharedLog()
-        let sync = lockedEngine([RecordingStage("photos", order: 1, log: log)], lock: lock, online: false)
+        let world = LockedWorld(stage: "photos", order: 1, online: false)
+        let (lock, log, sync) = (world.lock, world.log, world.sync)
         let other = try #require(try FileLock(url: lock.url).tryAcquire())
         defer { other.release() }
         await #expect {
