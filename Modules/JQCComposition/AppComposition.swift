@@ -248,7 +248,8 @@ public final class AppComposition: Sendable {
                 isOnline: { await connectivity.isOnline },
                 isSignedIn: { await api.isSignedIn },
                 isUpdateRequired: { await api.isUpdateRequired }),
-            clock: clock, classify: SyncFailure.classify, logger: logger.labeled("sync"))
+            clock: clock, classify: SyncFailure.classify, logger: logger.labeled("sync"),
+            passLock: FileSyncPassLock(url: directory.appendingPathComponent("sync.lock")))  // issue 15
         scheduler = SyncScheduler(
             engine: sync, connectivity: connectivity, clock: clock,
             interval: configuration.syncInterval)
@@ -292,8 +293,9 @@ public final class AppComposition: Sendable {
         return restored
     }
 
-    /// Stops background work (monitoring, scheduler).
+    /// Stops background work (monitoring, scheduler) and tries once more to save a renewed sign-in.
     public func shutdown() async {
+        await api.saveUnsavedCredentials()  // a renewed sign-in whose write failed (issue 15)
         await autosave.stop()
         await notificationPoller.stop()
         await scheduler.stop()
