@@ -140,7 +140,6 @@ struct jqc_decoder {
     int out_height;
     int out_channels;
     int convert_cmyk;
-    int inverted_cmyk;
 };
 
 jqc_decoder *jqc_decoder_create(const unsigned char *data, size_t length) {
@@ -253,7 +252,6 @@ int jqc_decoder_prepare(jqc_decoder *decoder, int scale_denom, int *out_width, i
         cinfo->out_color_space = JCS_CMYK;
         decoder->out_channels = 3;
         decoder->convert_cmyk = 1;
-        decoder->inverted_cmyk = cinfo->saw_Adobe_marker ? 1 : 0;
         break;
     default:
         cinfo->out_color_space = JCS_RGB;
@@ -270,16 +268,13 @@ int jqc_decoder_prepare(jqc_decoder *decoder, int scale_denom, int *out_width, i
     return jqc_status_fill(status, &decoder->err, JQC_JPEG_OK);
 }
 
-static void jqc_cmyk_row_to_rgb(const JSAMPLE *cmyk, unsigned char *rgb, int width, int inverted) {
+/// CMYK JPEG samples are read as Adobe-inverted (stored 255 − ink, so 255 is no ink) whether or not an
+/// Adobe APP14 marker is present, as browsers and Pillow do (issue 18): plain-CMYK writers that omit the
+/// marker are rarer than Photoshop-style files that lost it, and reading them the other way round turned
+/// solid red into a near-black negative. Each channel is then (255 − C)(255 − K)/255 = C'·K'/255.
+static void jqc_cmyk_row_to_rgb(const JSAMPLE *cmyk, unsigned char *rgb, int width) {
     for (int x = 0; x < width; x++) {
         unsigned int c = cmyk[4 * x], m = cmyk[4 * x + 1], y = cmyk[4 * x + 2], k = cmyk[4 * x + 3];
-        if (!inverted) {
-            c = 255 - c;
-            m = 255 - m;
-            y = 255 - y;
-            k = 255 - k;
-        }
-        // Inverted (Adobe) values already hold 255 - ink, so the channel is (255-C)(255-K)/255.
         rgb[3 * x] = (unsigned char)((c * k + 127) / 255);
         rgb[3 * x + 1] = (unsigned char)((m * k + 127) / 255);
         rgb[3 * x + 2] = (unsigned char)((y * k + 127) / 255);
@@ -312,7 +307,7 @@ int jqc_decoder_decode(jqc_decoder *decoder, unsigned char *buffer, size_t size,
         while (cinfo->output_scanline < cinfo->output_height) {
             size_t y = cinfo->output_scanline;
             if (jpeg_read_scanlines(cinfo, scratch, 1) != 1) break;
-            jqc_cmyk_row_to_rgb(scratch[0], buffer + y * row_bytes, decoder->out_width, decoder->inverted_cmyk);
+            jqc_cmyk_row_to_rgb(scratch[0], buffer + y * row_bytes, decoder->out_width);
         }
     } else {
         JSAMPROW rows[16];

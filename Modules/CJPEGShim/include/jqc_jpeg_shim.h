@@ -78,7 +78,8 @@ int jqc_decoder_quant_table(jqc_decoder *decoder, int slot, unsigned short value
 int jqc_decoder_prepare(jqc_decoder *decoder, int scale_denom, int *out_width, int *out_height,
                         int *out_channels, jqc_jpeg_status *status);
 /// Decodes every scanline into `buffer` (rows packed, out_width * out_channels bytes each, `size`
-/// bytes in all); CMYK/YCCK converted to RGB (Adobe-inverted CMYK handled). Returns the status kind.
+/// bytes in all); CMYK/YCCK converted to RGB. CMYK samples are always read as Adobe-inverted (255 = no
+/// ink), with or without an APP14 marker, as browsers and Pillow do (issue 18). Returns the status kind.
 int jqc_decoder_decode(jqc_decoder *decoder, unsigned char *buffer, size_t size, jqc_jpeg_status *status);
 
 /// Encodes packed rows (`channels` 1 = gray, 3 = RGB) at `quality` (1…100) into a malloc'ed buffer
