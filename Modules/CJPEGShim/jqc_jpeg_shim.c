@@ -3,6 +3,7 @@
 // longjmp ever crosses a Swift frame (STYLE.md pitfalls).
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -664,6 +665,78 @@ void jqc_orient_in_place(unsigned char *pixels, int width, int height, int chann
     }
 }
 
+/// Transposes an 8 × 8 block of bytes held as eight little-endian rows (byte c of m[r] is column c of row
+/// r): afterwards byte c of m[r] is what byte r of m[c] was. Three rounds of swapping off-diagonal blocks
+/// (4 × 4, then 2 × 2, then single bytes).
+static void jqc_transpose8(uint64_t m[8]) {
+    for (int i = 0; i < 4; i++) {
+        uint64_t t = ((m[i] >> 32) ^ m[i + 4]) & 0x00000000FFFFFFFFull;
+        m[i] ^= t << 32;
+        m[i + 4] ^= t;
+    }
+    for (int i = 0; i < 8; i += (i & 1) ? 3 : 1) {  // 0, 1, 4, 5
+        uint64_t t = ((m[i] >> 16) ^ m[i + 2]) & 0x0000FFFF0000FFFFull;
+        m[i] ^= t << 16;
+        m[i + 2] ^= t;
+    }
+    for (int i = 0; i < 8; i += 2) {
+        uint64_t t = ((m[i] >> 8) ^ m[i + 1]) & 0x00FF00FF00FF00FFull;
+        m[i] ^= t << 8;
+        m[i + 1] ^= t;
+    }
+}
+
+static uint64_t jqc_load8(const unsigned char *p) {
+    uint64_t value;
+    memcpy(&value, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    value = __builtin_bswap64(value);
+#endif
+    return value;
+}
+
+static void jqc_store8(unsigned char *p, uint64_t value) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    value = __builtin_bswap64(value);
+#endif
+    memcpy(p, &value, 8);
+}
+
+/// Output rows [`first`, `end`) of a one-byte-per-sample plane turned per orientation 5…8, in 8 × 8
+/// blocks: eight 8-byte loads from eight source rows, a transpose in registers, eight 8-byte stores. The
+/// output columns left over at the right edge (fewer than 8) are done one sample at a time.
+static void jqc_turn_plane(const unsigned char *src, size_t src_stride, int width, int height, int orientation,
+                           int first, int end, unsigned char *dst, size_t dst_stride) {
+    const int out_width = height;
+    const int reverse_columns = orientation == 7 || orientation == 8;  // output row y is source column W-1-y
+    const int reverse_rows = orientation == 6 || orientation == 7;     // along x the source goes bottom-up
+    const int blocked_width = out_width - out_width % 8;
+    for (int y = first; y + 8 <= end; y += 8) {
+        // Source columns for output rows y … y+7: y … y+7, or W-1-y down to W-8-y (read forwards, then the
+        // bytes reversed).
+        const int column = reverse_columns ? width - 8 - y : y;
+        for (int x = 0; x < blocked_width; x += 8) {
+            uint64_t m[8];
+            for (int r = 0; r < 8; r++) {
+                int sy = reverse_rows ? height - 1 - (x + r) : x + r;
+                uint64_t row = jqc_load8(src + (size_t)sy * src_stride + (size_t)column);
+                m[r] = reverse_columns ? __builtin_bswap64(row) : row;
+            }
+            jqc_transpose8(m);
+            for (int c = 0; c < 8; c++) jqc_store8(dst + (size_t)(y + c - first) * dst_stride + (size_t)x, m[c]);
+        }
+    }
+    // The rows after the last whole block of 8, and the columns after the last whole block in every row.
+    const int blocked_end = first + (end - first) / 8 * 8;
+    for (int y = first; y < end; y++) {
+        int sx = reverse_columns ? width - 1 - y : y;
+        for (int x = y < blocked_end ? blocked_width : 0; x < out_width; x++) {
+            int sy = reverse_rows ? height - 1 - x : x;
+            dst[(size_t)(y - first) * dst_stride + (size_t)x] = src[(size_t)sy * src_stride + (size_t)sx];
+        }
+    }
+}
+
 /// Writes output rows [`first`, `first` + `count`) of the `width` × `height` source (rows `src_stride`
 /// bytes apart) turned per EXIF `orientation` (1…8) into `dst` (rows `dst_stride` bytes apart). Output rows
 /// are `width` px wide for 1…4 and `height` px wide for 5…8 (which swap the sides).
@@ -681,6 +754,10 @@ static void jqc_orient_rows(const unsigned char *src, size_t src_stride, int wid
                 memcpy(d, s, row_bytes);
             }
         }
+        return;
+    }
+    if (channels == 1) {
+        jqc_turn_plane(src, src_stride, width, height, orientation, first, first + count, dst, dst_stride);
         return;
     }
     // Output is `height` px wide, `width` px tall: dst(x, y) for x < height, y < width. Along an output
