@@ -34,12 +34,12 @@ struct PhotoBench {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         var rows: [ReportRow] = []
         if let fixtures, FileManager.default.fileExists(atPath: fixtures.path) {
-            let files = try fixtureFiles(fixtures, reference: reference)
-            rows.append(try compare(label: "Photo import, fixture photos", files: files, reference: reference))
-            rows.append(
-                try compare(
-                    label: "Photo import, fixture photos, plain write (no fsync)", files: files, reference: reference,
-                    write: .plain))
+            rows += try compare(
+                [
+                    Variant(label: "Photo import, fixture photos", write: .atomic),
+                    Variant(
+                        label: "Photo import, fixture photos, plain write (no fsync)", write: .plain, information: true),
+                ], files: try fixtureFiles(fixtures, reference: reference), reference: reference, rounds: 2 * rounds)
         } else {
             rows.append(
                 .skipped(
@@ -47,16 +47,17 @@ struct PhotoBench {
                     why: "../shared/fixtures/photos is absent on this machine."))
         }
         let large = try generateLargePhoto()
-        rows.append(
-            try compare(
-                label: "Photo import, generated 12 MP (4000×3000)", files: [large], reference: reference,
-                rounds: 2 * rounds))
+        rows += try compare(
+            [Variant(label: "Photo import, generated 12 MP (4000×3000)", write: .atomic)], files: [large],
+            reference: reference, rounds: 2 * rounds)
         let turned = work.appendingPathComponent("generated-12mp-orientation-6.jpg")
         try Self.withOrientation(6, try Data(contentsOf: large)).write(to: turned)
-        rows.append(
-            try compare(
-                label: "Photo import, generated 12 MP, EXIF orientation 6 (turned 90°)", files: [turned],
-                reference: reference, rounds: 2 * rounds, write: .atomic, information: true))
+        rows += try compare(
+            [
+                Variant(
+                    label: "Photo import, generated 12 MP, EXIF orientation 6 (turned 90°)", write: .atomic,
+                    information: true)
+            ], files: [turned], reference: reference, rounds: 2 * rounds)
         rows += try peakRSS(large, turned: turned, reference: reference)
         return rows
     }
@@ -149,39 +150,53 @@ struct PhotoBench {
         }
     }
 
-    private func compare(
-        label: String, files: [URL], reference: Reference, rounds: Int? = nil, write: Write = .atomic,
-        information: Bool = false
-    ) throws -> ReportRow {
+    /// One of our sides in a comparison.
+    struct Variant {
+        let label: String
+        let write: Write
+        /// No target applies: reported for context.
+        var information = false
+    }
+
+    /// Runs every variant and the reference on each file in turn, round after round (round 0 warms caches
+    /// and is not counted), so all of them see the same machine; one row per variant, each against the
+    /// reference's median round.
+    private func compare(_ variants: [Variant], files: [URL], reference: Reference, rounds: Int? = nil) throws
+        -> [ReportRow]
+    {
         let rounds = rounds ?? self.rounds
-        let target = information || write == .plain ? "information" : "ours/ref time ≤ 1.00×"
         guard !files.isEmpty else {
-            return .skipped(label, target: target, why: "no fixture was accepted by both sides")
+            return variants.map {
+                .skipped($0.label, target: "ours/ref time ≤ 1.00×", why: "no fixture was accepted by both sides")
+            }
         }
         let oursDirectory = work.appendingPathComponent("ours", isDirectory: true)
         let refDirectory = work.appendingPathComponent("ref", isDirectory: true)
         for directory in [oursDirectory, refDirectory] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        var ours = Samples()
+        var ours = [Samples](repeating: Samples(), count: variants.count)
+        var oursCPU = ours
         var theirs = Samples()
-        var bytesIn = 0
-        var oursCPU = Samples()
         var theirsCPU = Samples()
-        var oursBytes = 0
+        var bytesIn = 0
+        var oursBytes = [Int](repeating: 0, count: variants.count)
         var refBytes = 0
-        for round in 0...rounds {  // round 0 warms caches and is not counted
-            var oursRound = 0.0
+        for round in 0...rounds {
+            var oursRound = [Double](repeating: 0, count: variants.count)
+            var oursCPURound = oursRound
             var refRound = 0.0
-            var oursCPURound = 0.0
             var refCPURound = 0.0
             for file in files {
                 let oursOut = oursDirectory.appendingPathComponent(file.lastPathComponent)
                 let refOut = refDirectory.appendingPathComponent(file.lastPathComponent)
-                var written = 0
-                let cpuBefore = processCPUSeconds()
-                oursRound += try seconds { written = try self.ours(file, to: oursOut, write: write) }
-                oursCPURound += processCPUSeconds() - cpuBefore
+                for (index, variant) in variants.enumerated() {
+                    var written = 0
+                    let cpuBefore = processCPUSeconds()
+                    oursRound[index] += try seconds { written = try self.ours(file, to: oursOut, write: variant.write) }
+                    oursCPURound[index] += processCPUSeconds() - cpuBefore
+                    if round == 0 { oursBytes[index] += written }
+                }
                 let childrenBefore = childrenCPUSeconds()
                 let (elapsed, first, second) = try reference.run(file, output: refOut)
                 refCPURound += childrenCPUSeconds() - childrenBefore
@@ -191,41 +206,46 @@ struct PhotoBench {
                 refRound += elapsed
                 if round == 0 {
                     bytesIn += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
-                    oursBytes += written
                     refBytes += (try? refOut.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
                 }
             }
-            if round > 0 {
-                ours.add(oursRound)
-                theirs.add(refRound)
-                oursCPU.add(oursCPURound)
-                theirsCPU.add(refCPURound)
+            guard round > 0 else { continue }
+            for index in variants.indices {
+                ours[index].add(oursRound[index])
+                oursCPU[index].add(oursCPURound[index])
             }
+            theirs.add(refRound)
+            theirsCPU.add(refCPURound)
         }
-        let ratio = ours.median / theirs.median
-        note("\(label): ours \(format(ms: ours.median)), reference \(format(ms: theirs.median))")
-        let how: String
-        switch write {
-        case .atomic:
-            how =
-                "ours includes EXIF orientation and the atomic write (temporary file, fsync, rename, fsync of the "
-                + "folder); the reference writes with no fsync"
-        case .plain:
-            how = "ours writes like the pipe's `> OUT` (no fsync): the difference from the row above is the fsyncs"
+        return variants.enumerated().map { index, variant in
+            let median = ours[index].median
+            note("\(variant.label): ours \(format(ms: median)), reference \(format(ms: theirs.median))")
+            let how: String
+            switch variant.write {
+            case .atomic:
+                how =
+                    "ours includes EXIF orientation and the atomic write (temporary file, fsync, rename, fsync of "
+                    + "the folder); the reference writes with no fsync"
+            case .plain:
+                how = "ours writes like the pipe's `> OUT` (no fsync), measured in the same rounds as the row above"
+            }
+            let oursText = "\(format(ms: median)) (\(files.count == 1 ? "1 file" : "\(files.count) files"))"
+            let referenceText = "\(format(ms: theirs.median)) djpeg|cjpeg -quality 80"
+            let cpu = oursCPU[index].median
+            let notes =
+                "median of \(rounds) rounds; CPU time \(format(ms: cpu)) vs \(format(ms: theirsCPU.median)) "
+                + "(\(format(ratio: cpu / theirsCPU.median))); \(how); output \(oursBytes[index] / 1024) KiB vs "
+                + "\(refBytes / 1024) KiB from \(bytesIn / 1024) KiB"
+            let ratio = median / theirs.median
+            guard variant.information else {
+                return .ratio(
+                    variant.label, ours: oursText, reference: referenceText, ratio: ratio, atMost: 1.0,
+                    target: "ours/ref time ≤ 1.00×", note: notes)
+            }
+            return ReportRow(
+                benchmark: variant.label, ours: oursText, reference: referenceText, ratio: format(ratio: ratio),
+                target: "information", verdict: .info, note: notes)
         }
-        let oursText = "\(format(ms: ours.median)) (\(files.count == 1 ? "1 file" : "\(files.count) files"))"
-        let referenceText = "\(format(ms: theirs.median)) djpeg|cjpeg -quality 80"
-        let notes =
-            "median of \(rounds) rounds; CPU time \(format(ms: oursCPU.median)) vs \(format(ms: theirsCPU.median)) "
-            + "(\(format(ratio: oursCPU.median / theirsCPU.median))); \(how); output \(oursBytes / 1024) KiB vs "
-            + "\(refBytes / 1024) KiB from \(bytesIn / 1024) KiB"
-        guard target == "information" else {
-            return .ratio(
-                label, ours: oursText, reference: referenceText, ratio: ratio, atMost: 1.0, target: target, note: notes)
-        }
-        return ReportRow(
-            benchmark: label, ours: oursText, reference: referenceText, ratio: format(ratio: ratio),
-            target: target, verdict: .info, note: notes)
     }
 
     private func peakRSS(_ photo: URL, turned: URL, reference: Reference) throws -> [ReportRow] {
