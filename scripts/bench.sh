@@ -174,11 +174,12 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
 
 - **Photo import, fixture photos**, when it misses (seen while parallel builds load the disk): the compute
   is well under the pipe (the CPU-time ratio in the notes, and the plain-write row), but every import makes
-  two fsyncs (the file before the rename, the folder after) and each waits for an ext4 journal commit,
-  ~0.3 ms on a quiet disk and 2–10 ms behind other builds' writes; the fixtures are small photos, so those
-  waits are most of their time. They are the crash guarantee (AtomicFile: the old file or the new one,
-  never a torn one, and a row never points at a file that is not on disk), so they stay; compare the
-  plain-write row for the work itself.
+  two fsyncs (the file before the rename, the folder after), each waiting for an ext4 journal commit:
+  measured with `strace -T` at a load of ~6, a median of 0.5 ms, one in ten over 4 ms and single stalls of
+  up to a second while other builds write. The fixtures are small photos, so those waits are most of
+  their time. They are AtomicFile's crash guarantee (after a crash, the old file or the new one, never a
+  torn one; and the new name is on disk before the import returns), so they stay; the plain-write row,
+  measured in the same rounds, shows the work itself.
 - **Local writes under `synchronous=NORMAL`** (the real path misses by an order of magnitude: 0.3–0.7 ms
   per call against a bare commit of 10–30 µs with no fsync), so the answer path's CPU work is the whole ratio.
   Per call `InspectionService.answer` runs `SELECT *` on the row, parses both `form_data` and the pinned
