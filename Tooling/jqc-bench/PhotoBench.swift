@@ -181,19 +181,25 @@ struct PhotoBench {
         var theirsCPU = Samples()
         var bytesIn = 0
         var oursBytes = [Int](repeating: 0, count: variants.count)
+        // Per file and side, every counted round: a photo's median shows its typical cost apart from stalls.
+        var oursPerFile = [[Samples]](
+            repeating: [Samples](repeating: Samples(), count: files.count), count: variants.count)
+        var theirsPerFile = [Samples](repeating: Samples(), count: files.count)
         var refBytes = 0
         for round in 0...rounds {
             var oursRound = [Double](repeating: 0, count: variants.count)
             var oursCPURound = oursRound
             var refRound = 0.0
             var refCPURound = 0.0
-            for file in files {
+            for (fileIndex, file) in files.enumerated() {
                 let oursOut = oursDirectory.appendingPathComponent(file.lastPathComponent)
                 let refOut = refDirectory.appendingPathComponent(file.lastPathComponent)
                 for (index, variant) in variants.enumerated() {
                     var written = 0
                     let cpuBefore = processCPUSeconds()
-                    oursRound[index] += try seconds { written = try self.ours(file, to: oursOut, write: variant.write) }
+                    let spent = try seconds { written = try self.ours(file, to: oursOut, write: variant.write) }
+                    oursRound[index] += spent
+                    if round > 0 { oursPerFile[index][fileIndex].add(spent) }
                     oursCPURound[index] += processCPUSeconds() - cpuBefore
                     if round == 0 { oursBytes[index] += written }
                 }
@@ -204,6 +210,7 @@ struct PhotoBench {
                     throw BenchError("child-failed", "djpeg | cjpeg failed on \(file.lastPathComponent).")
                 }
                 refRound += elapsed
+                if round > 0 { theirsPerFile[fileIndex].add(elapsed) }
                 if round == 0 {
                     bytesIn += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
                     refBytes += (try? refOut.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
@@ -232,10 +239,18 @@ struct PhotoBench {
             let oursText = "\(format(ms: median)) (\(files.count == 1 ? "1 file" : "\(files.count) files"))"
             let referenceText = "\(format(ms: theirs.median)) djpeg|cjpeg -quality 80"
             let cpu = oursCPU[index].median
+            let typicalOurs = oursPerFile[index].reduce(0) { $0 + $1.median }
+            let typicalTheirs = theirsPerFile.reduce(0) { $0 + $1.median }
+            let typical =
+                files.count == 1
+                ? ""
+                : "; each photo's median over the rounds adds up to \(format(ms: typicalOurs)) vs "
+                    + "\(format(ms: typicalTheirs)) (\(format(ratio: typicalOurs / typicalTheirs))): a single stalled "
+                    + "import does not count there"
             let notes =
                 "median of \(rounds) rounds; CPU time \(format(ms: cpu)) vs \(format(ms: theirsCPU.median)) "
                 + "(\(format(ratio: cpu / theirsCPU.median))); \(how); output \(oursBytes[index] / 1024) KiB vs "
-                + "\(refBytes / 1024) KiB from \(bytesIn / 1024) KiB"
+                + "\(refBytes / 1024) KiB from \(bytesIn / 1024) KiB" + typical
             let ratio = median / theirs.median
             guard variant.information else {
                 return .ratio(
