@@ -1,7 +1,8 @@
 /// A decoded JPEG: pixels as stored (orientation NOT yet applied) and what the header said.
 public struct DecodedJPEG: Sendable {
     /// The pixels, gray (1 channel) for grayscale input and RGB (3) for everything else (CMYK and YCCK
-    /// converted, Adobe-inverted CMYK handled), possibly reduced by DCT scaling.
+    /// converted; CMYK samples read as Adobe-inverted with or without the APP14 marker, issue 18), possibly
+    /// reduced by DCT scaling.
     public var image: PixelImage
     /// The header, with the EXIF orientation still to apply.
     public let header: JPEGHeader

@@ -90,10 +90,7 @@ public enum JPEGCodec {
         }
         guard kind == kindOK, let output else {
             if kind == Int32(JQC_JPEG_OUTPUT_TOO_BIG.rawValue), let maxBytes {
-                throw JPEGError(
-                    .outputTooLarge,
-                    "The re-encoded photo would be larger than \(maxBytes) bytes, the server's upload "
-                        + "limit. Use a smaller photo.", cause: message(status.message))
+                throw outputTooLarge(maxBytes: maxBytes, status: status)
             }
             throw error(from: status, header: nil)
         }

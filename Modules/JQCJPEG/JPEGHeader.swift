@@ -15,7 +15,8 @@ public struct JPEGHeader: Sendable, Equatable {
     public let isProgressive: Bool
     /// Arithmetic-coded (SOF9…SOF11).
     public let isArithmeticCoded: Bool
-    /// An Adobe APP14 marker was present (CMYK values are then stored inverted).
+    /// An Adobe APP14 marker was present. CMYK samples are read as Adobe-inverted either way, as browsers
+    /// and Pillow do (issue 18).
     public let hasAdobeMarker: Bool
     /// EXIF orientation of IFD 0; ``ExifOrientation/up`` when absent or unusable.
     public let orientation: ExifOrientation

@@ -5,8 +5,12 @@ import JQCKit
 /// over-large photos, re-encode at quality 80 with no orientation left behind, write atomically
 /// (seed 001 §13, rule 18; issue 8). Used by JQCPhotos and `jqc-shell photos recompress IN OUT` (SHELL.md).
 ///
-/// Peak memory is about two decoded images: one decode buffer, plus a second only for orientations 5…8
-/// (mirrors and 180° turns are done in place), plus the compressed output.
+/// Decoding and encoding are one pass in the C shim (issue 17): when the orientation keeps row order (1, 2)
+/// strips of scanlines stream from the decoder to the encoder on a second thread, so the work overlaps as
+/// in `djpeg | cjpeg` and only a few strips are held (4:2:0 photos at full scale and orientation 1 stream
+/// their downsampled planes, skipping upsampling and colour conversion both ways). Orientations 3…8 hold
+/// one decoded image and encode it in turned strips. Peak memory is therefore at most one decoded image,
+/// plus the input (memory-mapped) and the compressed output.
 public enum JPEGPipeline {
     /// Re-encodes JPEG bytes in memory.
     /// - Parameters:
@@ -18,19 +22,8 @@ public enum JPEGPipeline {
     public static func recompress(_ data: Data, options: JPEGImportOptions = JPEGImportOptions())
         throws(JPEGError) -> (jpeg: Data, result: JPEGImportResult)
     {
-        guard (1...100).contains(options.quality) else {
-            throw JPEGError(.invalidArgument, "JPEG quality must be between 1 and 100; it was \(options.quality).")
-        }
-        var decoded = try JPEGCodec.decode(data, maxLongEdge: options.maxLongEdge, limits: options.limits)
-        let orientation = decoded.header.orientation
-        decoded.image.apply(orientation)
-        let jpeg = try JPEGCodec.encode(decoded.image, quality: options.quality, maxBytes: options.maxOutputBytes)
-        let result = JPEGImportResult(
-            width: decoded.image.width, height: decoded.image.height, orientationApplied: orientation,
-            sourceWidth: decoded.header.width, sourceHeight: decoded.header.height,
-            scaleDenominator: decoded.scaleDenominator, outputBytes: jpeg.count, channels: decoded.image.channels,
-            toleratedWarnings: decoded.toleratedWarnings)
-        return (jpeg, result)
+        let report = try JPEGCodec.transcode(data, options: options)
+        return (report.jpeg, report.result)
     }
 
     /// Re-encodes the JPEG at `input` into `output`, written atomically (temporary file, fsync, rename).

@@ -50,15 +50,16 @@ struct GeneratedOrientationTests {
     }
 
     @Test(
-        "PixelImage.apply matches an independent reference exactly for all 8 orientations, RGB and gray",
-        arguments: [1, 3])
-    func applyMatchesReference(channels: Int) throws {
-        let source: PixelImage
-        if channels == 3 {
-            source = try TestImages.noise(width: 7, height: 5)
-        } else {
-            source = try TestImages.blocks(width: 9, height: 4, channels: 1)
-        }
+        "PixelImage.apply matches an independent reference exactly for all 8 orientations, RGB and gray, whole 8 × 8 blocks or not",
+        arguments: [(3, 7, 5), (1, 9, 4), (3, 37, 29), (1, 37, 29), (1, 64, 48), (1, 8, 16)])
+    func applyMatchesReference(channels: Int, width: Int, height: Int) throws {
+        let noise = try TestImages.noise(width: width, height: height)
+        let source =
+            channels == 3
+            ? noise
+            : try PixelImage(
+                width: width, height: height, channels: 1,
+                pixels: stride(from: 0, to: noise.pixels.count, by: 3).map { noise.pixels[$0] })
         for orientation in ExifOrientation.allCases {
             var turned = source
             turned.apply(orientation)

@@ -78,8 +78,59 @@ int jqc_decoder_quant_table(jqc_decoder *decoder, int slot, unsigned short value
 int jqc_decoder_prepare(jqc_decoder *decoder, int scale_denom, int *out_width, int *out_height,
                         int *out_channels, jqc_jpeg_status *status);
 /// Decodes every scanline into `buffer` (rows packed, out_width * out_channels bytes each, `size`
-/// bytes in all); CMYK/YCCK converted to RGB (Adobe-inverted CMYK handled). Returns the status kind.
+/// bytes in all); CMYK/YCCK converted to RGB. CMYK samples are always read as Adobe-inverted (255 = no
+/// ink), with or without an APP14 marker, as browsers and Pillow do (issue 18). Returns the status kind.
 int jqc_decoder_decode(jqc_decoder *decoder, unsigned char *buffer, size_t size, jqc_jpeg_status *status);
+
+/// How jqc_decoder_transcode moves samples from the decoder to the encoder (issue 17).
+typedef enum jqc_transcode_path {
+    /// Downsampled YCbCr 4:2:0 planes straight from the decoder's IDCT into the encoder's DCT
+    /// (jpeg_read_raw_data → jpeg_write_raw_data): no upsampling, colour conversion or downsampling.
+    /// Orientations 1 and 2 at full scale from a 4:2:0 YCbCr source; streamed in strips.
+    JQC_PATH_RAW_STREAM = 1,
+    /// Scanlines streamed in strips (orientations 1 and 2: row order kept, a mirror is done per row).
+    JQC_PATH_PIXEL_STREAM = 2,
+    /// One decoded image held whole, then encoded in turned strips (orientations 3…8: the first output
+    /// row needs the last decoded one).
+    JQC_PATH_FULL_BUFFER = 3,
+    /// The 4:2:0 planes held whole (1.5 bytes a pixel) and encoded in turned strips, plane by plane
+    /// (orientations 3…8 at full scale, when every flip keeps chroma on its luma pairs: an even width for a
+    /// left–right flip, an even height for a top–bottom one).
+    JQC_PATH_RAW_FULL_BUFFER = 4,
+} jqc_transcode_path;
+
+/// What jqc_decoder_transcode does.
+typedef struct jqc_transcode_options {
+    int scale_denom;   // DCT scaling while decoding: 1, 2, 4 or 8
+    int orientation;   // EXIF orientation 1…8, applied to the pixels once
+    int quality;       // 1…100 (libjpeg's standard tables scaled, baseline Huffman, as cjpeg -quality)
+    size_t max_bytes;  // fail with JQC_JPEG_OUTPUT_TOO_BIG once the output would exceed this (0 = no cap)
+    int threads;       // 2: decode and encode overlap on two threads when the path streams; 1: one thread
+    int pass_through;  // 1: 4:2:0 YCbCr at full scale goes plane to plane (JQC_PATH_RAW_*); 0: every colour
+                       // source goes through RGB scanlines, exactly as djpeg | cjpeg (the reference for tests)
+} jqc_transcode_options;
+
+/// What jqc_decoder_transcode produced.
+typedef struct jqc_transcode_result {
+    unsigned char *jpeg;        // the JFIF output, malloc'ed (free with jqc_jpeg_free); NULL on failure
+    size_t length;              // its size in bytes
+    int width;                  // output px, after scaling and orientation
+    int height;
+    int channels;               // 1 gray, 3 colour
+    int decoded_width;          // px after scaling, before orientation
+    int decoded_height;
+    int path;                   // a jqc_transcode_path
+    int threads;                // threads that ran (1 or 2)
+    size_t sample_buffer_bytes; // bytes of decoded samples held at once (strip ring or whole image)
+} jqc_transcode_result;
+
+/// Decodes the session's image and re-encodes it as a baseline JFIF JPEG in one pass, applying DCT
+/// scaling and the EXIF orientation; no APP1 (EXIF) is written. Read the header first. CMYK/YCCK become
+/// RGB (always read as Adobe-inverted). Every libjpeg call runs under a setjmp in the thread that makes
+/// it; a failure on either side stops the other. Returns the status kind (decoder warnings classified as
+/// in jqc_decoder_decode; JQC_JPEG_OUTPUT_TOO_BIG for the cap).
+int jqc_decoder_transcode(jqc_decoder *decoder, const jqc_transcode_options *options,
+                          jqc_transcode_result *result, jqc_jpeg_status *status);
 
 /// Encodes packed rows (`channels` 1 = gray, 3 = RGB) at `quality` (1…100) into a malloc'ed buffer
 /// (`*out`, `*out_length`; free with jqc_jpeg_free). `coding`: 0 baseline Huffman, 1 progressive, 2
