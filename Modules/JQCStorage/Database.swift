@@ -166,7 +166,18 @@ public final class Database {
         case .null: result = sqlite3_bind_null(statement, index)
         case .integer(let int): result = sqlite3_bind_int64(statement, index, int)
         case .real(let double): result = sqlite3_bind_double(statement, index, double)
-        case .text(let text): result = sqlite3_bind_text(statement, index, text, -1, Database.transient)
+        case .text(let text):
+            // The byte count, not -1: a string may hold NUL (a server string kept intact, issue 21).
+            var text = text
+            result = text.withUTF8 { bytes in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_text(statement, index, "", 0, Database.transient)
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                    sqlite3_bind_text64(
+                        statement, index, chars, UInt64(bytes.count), Database.transient, UInt8(SQLITE_UTF8))
+                }
+            }
         case .blob(let data):
             result = data.withUnsafeBytes { buffer in
                 sqlite3_bind_blob64(
@@ -198,7 +209,11 @@ public final class Database {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_TEXT:
+            // Read by byte count (sqlite3_column_bytes after column_text), so an embedded NUL does not cut the text.
+            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(statement, index))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, index))
             guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }

@@ -61,6 +61,27 @@ struct DatabaseBasicsTests {
         #expect(row.databaseValue("n") == .null)
     }
 
+    @Test("text with NUL, control characters and an empty string round-trips whole (server strings, issue 21)")
+    func textWithNULRoundTrips() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        let values = ["North\u{0}Tower", "\u{0}", "", "\u{1B}[2J\u{7}Küche\u{202E}", "tail\u{0}"]
+        let read = try store.write { db -> [String] in
+            try db.execute("CREATE TABLE texts (position INTEGER PRIMARY KEY, value TEXT NOT NULL)")
+            for (position, value) in values.enumerated() {
+                try db.execute("INSERT INTO texts VALUES (?, ?)", [Int64(position), value])
+            }
+            return try db.fetchAll("SELECT value FROM texts ORDER BY position").map { $0["value"] as String? ?? "?" }
+        }
+        #expect(read == values)
+        let lengths = try store.read { db in
+            try db.fetchAll("SELECT length(CAST(value AS BLOB)) AS n FROM texts ORDER BY position").map {
+                $0["n"] as Int64? ?? -1
+            }
+        }
+        #expect(lengths == values.map { Int64($0.utf8.count) })
+    }
+
     @Test("stored dates sort as text in time order")
     func datesSort() {
         let early = Date(timeIntervalSince1970: 999_999_999.5).databaseValue
