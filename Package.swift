@@ -9,12 +9,16 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, path: "Modules/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
 }
 
-/// A library module under `Modules/` with its test target under `Tests/`.
-func module(_ name: String, _ dependencies: [Target.Dependency], resources: [Resource]? = nil) -> [Target] {
+/// A library module under `Modules/` with its test target under `Tests/` (which also gets `testDependencies`).
+func module(
+    _ name: String, _ dependencies: [Target.Dependency], resources: [Resource]? = nil,
+    testDependencies: [Target.Dependency] = []
+) -> [Target] {
     [
         .target(name: name, dependencies: dependencies, path: "Modules/\(name)", resources: resources),
         .testTarget(
-            name: "\(name)Tests", dependencies: [.target(name: name), "JQCTestSupport"], path: "Tests/\(name)Tests"),
+            name: "\(name)Tests", dependencies: [.target(name: name), "JQCTestSupport"] + testDependencies,
+            path: "Tests/\(name)Tests"),
     ]
 }
 
@@ -40,7 +44,7 @@ targets += module("JQCStorage", ["CSQLite", "JQCKit"])
 targets += module("JQCNetwork", ["CCurl", "JQCKit"])
 targets += module("JQCJPEG", ["CExif", "CJPEGShim", "JQCKit"])
 // Tier 2 — engine
-targets += module("JQCSync", ["JQCKit", "JQCNetwork", "JQCStorage"])
+targets += module("JQCSync", ["JQCKit", "JQCNetwork", "JQCStorage"], testDependencies: ["JQCStorage"])
 // Tier 3 — features, in their order (JQCForms is pure: JQCKit only)
 targets += module("JQCForms", ["JQCKit"])
 // Reference data: contracts, facilities, areas, templates (pulled, pruned, read by the start cascades).
