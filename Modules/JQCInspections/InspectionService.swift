@@ -78,8 +78,8 @@ public final class InspectionService: Sendable {
         let inspection = Inspection(
             localID: makeID(), serverID: nil, templateID: template.id, templateName: template.name,
             facilityID: facility.id, facilityName: facility.name, areaID: request.areaID, areaName: areaName,
-            projectID: facility.projectID, status: .draft, syncStatus: .pending, syncAttempts: 0, lastAttemptAt: nil,
-            syncError: nil, formData: request.initialAnswers, schemaSnapshot: template.formSchema,
+            projectID: facility.projectID, status: .draft, outbox: OutboxState(), formData: request.initialAnswers,
+            schemaSnapshot: template.formSchema,
             schemaHash: schema.hash, overallScore: nil, startedAt: now, completedAt: nil,
             parentInspectionLocalID: request.parentInspectionLocalID,
             parentInspectionServerID: request.parentInspectionServerID,
