@@ -149,8 +149,8 @@ public final class IssueService: OutboxReporter, Sendable {
             inspectionServerID: inspectionServerID, facilityID: facilityID, facilityName: facilityName, areaID: areaID,
             areaName: areaName, severity: severity.rawValue, description: description,
             status: IssueStatus.open.rawValue,
-            photoLocalPaths: [], photoServerPaths: [], photoServerURLs: [], resultPhotos: [], syncStatus: .pending,
-            syncAttempts: 0, createdAt: now, updatedAt: now)
+            photoLocalPaths: [], photoServerPaths: [], photoServerURLs: [], resultPhotos: [], outbox: OutboxState(),
+            createdAt: now, updatedAt: now)
         try guarded { try store.queue.write { db in try store.insert(db, issue, assembling: !photoFiles.isEmpty) } }
         guard !photoFiles.isEmpty else { return issue }
         do {

@@ -161,6 +161,15 @@ public struct OutboxTable: Sendable, Hashable {
         }
     }
 
+    /// Records a sentence on records without changing their state (e.g. a queued call that belonged to one
+    /// was refused: the inspector sees why on the record). Not counted; `touchedColumn` left alone.
+    /// - Throws: ``DatabaseError``.
+    public func setError(_ db: Database, _ keys: [OutboxKey], _ message: String?) throws {
+        for key in keys {
+            try db.execute("UPDATE \(name) SET sync_error = ? WHERE \(keyCondition)", [message] + key.arguments)
+        }
+    }
+
     // MARK: Writers (the inspector's)
 
     /// Puts a failed record back in the outbox as a fresh pending item (the inspector's retry).

@@ -66,6 +66,9 @@ struct IssueQueueTests {
         var report = try await IssuePushStage(service: world.issues).run(world.pass())
         #expect(report.deferred == 1)
         #expect(world.transport.requests(path: "/api/v1/issues").isEmpty)
+        #expect(
+            try world.issues.issue(id: issue.localID).outbox.deferredReason
+                == "waits for its inspection \(draft.localID) to be submitted")
 
         // Parent submitted but refused: the issue is failed with a sentence naming the inspection.
         _ = try world.inspections.submit(localID: draft.localID)
@@ -397,6 +400,9 @@ struct AssignedIssuesTests {
         let report = try await IssueEditsStage(service: world.issues).run(world.pass())
         #expect(report.deferred == 1)
         #expect(world.transport.requests.isEmpty)
+        #expect(
+            try world.store.queuedEdits().map(\.outbox.deferredReason) == ["waits for its issue to reach the server"])
+        #expect(try world.store.queuedEditCount() == 1)
     }
 }
 
