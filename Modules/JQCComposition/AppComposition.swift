@@ -162,15 +162,13 @@ public final class AppComposition: Sendable {
         // deletion hooks they are.
         let inspectionPhotos = InspectionPhotos(store: inspectionStore, photos: photos, clock: clock)
         self.inspectionPhotos = inspectionPhotos
-        photos.register(inspectionPhotos as any PhotoUploadListener, for: .inspection)
-        photos.register(inspectionPhotos as any PhotoOwnerStatusProvider, for: .inspection)
+        photos.registerOwnerKind(inspectionPhotos.photoOwnerRegistration)
         let issueStore = IssueStore(queue: store)
         let issues = IssueService(
             store: issueStore, inspections: inspectionStore, reference: referenceStore,
             photos: photos, api: api, clock: clock, logger: logger)
         self.issues = issues
-        photos.register(IssuePhotoListener(store: issueStore), for: .issue)
-        photos.register(IssuePhotoOwnerStatus(store: issueStore), for: .issue)
+        photos.registerOwnerKind(issueStore.photoOwnerRegistration)
         let draftDeletionHooks: [any InspectionDraftDeletionHook] = [inspectionPhotos, issues]
         inspections = InspectionService(
             store: inspectionStore, reference: referenceStore, clock: clock,

@@ -51,14 +51,12 @@ final class IssueTestWorld: @unchecked Sendable {  // because: used by one test 
         inspectionStore = InspectionStore(queue: queue)
         photos = try PhotoService(database: queue, directory: temp.path("photos"), api: api, clock: clock)
         inspectionPhotos = InspectionPhotos(store: inspectionStore, photos: photos, clock: clock)
-        photos.register(inspectionPhotos as any PhotoUploadListener, for: .inspection)
-        photos.register(inspectionPhotos as any PhotoOwnerStatusProvider, for: .inspection)
+        photos.registerOwnerKind(inspectionPhotos.photoOwnerRegistration)
         store = IssueStore(queue: queue)
         issues = IssueService(
             store: store, inspections: inspectionStore, reference: reference, photos: photos,
             api: api, clock: clock)
-        photos.register(IssuePhotoListener(store: store), for: .issue)
-        photos.register(IssuePhotoOwnerStatus(store: store), for: .issue)
+        photos.registerOwnerKind(store.photoOwnerRegistration)
         inspections = InspectionService(
             store: inspectionStore, reference: reference, clock: clock,
             deletionHooks: [inspectionPhotos, issues])

@@ -75,13 +75,13 @@ struct PhotoImportTests {
         #expect(try world.service.photos(for: .issue("issue-1")) == [])
     }
 
-    @Test("an inspection photo needs a field id and an issue photo must not have one")
+    @Test("a field-answering kind needs a field id, a record kind must not have one, an unregistered kind is refused")
     func ownerShapeIsChecked() throws {
         let world = try PhotoTestWorld()
         let input = try world.makeJPEG()
         for owner in [
             PhotoOwner.inspection("insp-1"), PhotoOwner(kind: .issue, localID: "i", fieldID: "3"),
-            PhotoOwner.issue(""),
+            PhotoOwner.issue(""), PhotoOwner(kind: PhotoOwnerKind("sketch"), localID: "s"),
         ] {
             #expect {
                 try world.service.importPhoto(from: input, owner: owner, capturedAt: world.clock.now)

@@ -207,7 +207,7 @@ struct PhotoOwnerTests {
     func missingOwnerRemoved() async throws {
         let world = try PhotoTestWorld([PhotoTestWorld.uploaded("uploads/inspection_photos/kept.jpg")])
         let status = FixedOwnerStatus()
-        world.service.register(status, for: .inspection)
+        world.setOwnerStatus(status, for: .inspection)
         let gone = try world.importPhoto(.inspection("deleted-draft", field: "1"), name: "a.jpg")
         let kept = try world.importPhoto(.inspection("live-draft", field: "1"), name: "b.jpg")
         status.set("deleted-draft", .missing)
@@ -246,7 +246,7 @@ struct PhotoOwnerTests {
             .error(500, "Down."),
         ])
         let status = FixedOwnerStatus()
-        world.service.register(status, for: .issue)
+        world.setOwnerStatus(status, for: .issue)
         let settled = try world.importPhoto(.issue("issue-1"), name: "a.jpg")
         let unsettled = try world.importPhoto(.issue("issue-1"), name: "b.jpg")
         _ = try await world.service.uploadPending(world.pass())
