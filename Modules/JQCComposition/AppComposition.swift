@@ -91,6 +91,7 @@ public final class AppComposition: Sendable {
     /// Builds the root. Nothing is sent to the server here.
     /// - Throws: `DatabaseError` when the store cannot be opened or migrated (a sentence: damaged file,
     ///   newer store, disk full). `PhotoError` when `<data-dir>/photos` cannot be created.
+    ///   `StageOrderError` when the features' stages declare an order that cannot hold.
     public init(configuration: AppConfiguration) throws {
         // Tier 0
         self.configuration = configuration
@@ -240,7 +241,7 @@ public final class AppComposition: Sendable {
             overrideStore: connectivitySwitch, clock: clock)
         let connectivity = self.connectivity
         sync = SyncEngine(
-            stages: stages,
+            stages: try StageOrder.sorted(stages),
             guards: SyncGuards(
                 isOnline: { await connectivity.isOnline },
                 isSignedIn: { await api.isSignedIn },

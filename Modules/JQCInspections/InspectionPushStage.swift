@@ -4,7 +4,7 @@ import JQCNetwork
 import JQCStorage
 import JQCSync
 
-/// The `inspections` push stage (StageOrder.inspections; seed 001 §8 step 2): POSTs each completed,
+/// The `inspections` push stage (after photos; seed 001 §8 step 2): POSTs each completed,
 /// pending inspection whose photos are settled (rule 12; until then it waits, saying so) with its `local_id`,
 /// `local://` values stripped (rule 10), GPS only when set (rule 53); on success stores the server id. The
 /// outbox policy is JQCSync's ``OutboxDriver``: transient → stays pending (tries counted for real answers),
@@ -12,7 +12,8 @@ import JQCSync
 public struct InspectionPushStage: SyncStage {
     public let name = "inspections"
     public let direction = SyncDirection.push
-    public let order = StageOrder.inspections
+    /// After the photos stage (rule 12: an inspection is sent once its photos are settled).
+    public let constraints: [StageConstraint] = [.after("photos")]
     public let isBestEffort = false
 
     private let api: APIClient

@@ -6,7 +6,7 @@ import JQCPhotos
 import JQCStorage
 import JQCSync
 
-/// The `issues` push stage (``StageOrder/issues``; seed 001 §8 step 3, §17 "Multi-photo issue submission
+/// The `issues` push stage (after photos and inspections; seed 001 §8 step 3, §17 "Multi-photo issue submission
 /// sequence"). Per pending issue, oldest first:
 /// 1. rule 11 — flagged in an inspection that failed: the issue is failed with a sentence naming it; an
 ///    inspection not yet on the server (draft or pending): the issue waits, untouched;
@@ -23,8 +23,8 @@ public struct IssuePushStage: SyncStage {
     public let name = "issues"
     /// Push.
     public let direction = SyncDirection.push
-    /// ``StageOrder/issues`` (300), after inspections.
-    public let order = StageOrder.issues
+    /// After its photos and its inspection (rules 11, 12).
+    public let constraints: [StageConstraint] = [.after("photos"), .after("inspections")]
     /// `false`.
     public let isBestEffort = false
     private let service: IssueService
@@ -55,7 +55,7 @@ public struct IssuePushStage: SyncStage {
     }
 }
 
-/// The queued-edits stage (``StageOrder/queuedEdits``): sends each queued status or handler change
+/// The queued-edits stage (after the issues push): sends each queued status or handler change
 /// (`PATCH /api/v1/issues/<id>/status` `{status}`, `…/handler` `{handler_type, …}`; literal snake_case keys,
 /// rule 65) once its issue has a server id, then mirrors the server's reply. A refused edit is dropped with a
 /// sentence on the issue (the next pull restores the server's value); a transient failure keeps it queued.
@@ -64,8 +64,8 @@ public struct IssueEditsStage: SyncStage {
     public let name = "issue edits"
     /// Push.
     public let direction = SyncDirection.push
-    /// ``StageOrder/queuedEdits`` (350).
-    public let order = StageOrder.queuedEdits
+    /// After the issues push (an edit waits for its issue's server id).
+    public let constraints: [StageConstraint] = [.after("issues")]
     /// `false`.
     public let isBestEffort = false
     private let service: IssueService
@@ -82,7 +82,7 @@ public struct IssueEditsStage: SyncStage {
     }
 }
 
-/// The `assigned issues` pull stage (``StageOrder/assignedIssues``; seed 001 §8 step 5): `GET /api/v1/issues`
+/// The `assigned issues` pull stage (after the reference pull; seed 001 §8 step 5): `GET /api/v1/issues`
 /// (assigned to or reported by the inspector), upserted by server id (set explicitly), every field kept,
 /// evidence = `photo_path + mobile_photo_paths` (rule 33); a refresh never overwrites an edit still queued.
 /// The deletion pass always runs, even on an empty reply (rule 30), and deletes only server-pulled records:
@@ -92,8 +92,8 @@ public struct AssignedIssuesPullStage: SyncStage {
     public let name = "assigned issues"
     /// Pull.
     public let direction = SyncDirection.pull
-    /// ``StageOrder/assignedIssues`` (500).
-    public let order = StageOrder.assignedIssues
+    /// After the reference pull (seed 001 §8: step 5 after step 4).
+    public let constraints: [StageConstraint] = [.after("reference")]
     /// `false` (as the seed's pipeline; a failure is reported and later stages still see it).
     public let isBestEffort = false
     private let service: IssueService

@@ -132,8 +132,6 @@ public struct PhotoUploadStage: SyncStage {
     public var name: String { Self.stageName }
     /// Push.
     public var direction: SyncDirection { .push }
-    /// ``StageOrder/photos`` (100).
-    public var order: Int { StageOrder.photos }
     /// `false`.
     public var isBestEffort: Bool { false }
 

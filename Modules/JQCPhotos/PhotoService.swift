@@ -112,7 +112,7 @@ public final class PhotoService: OutboxReporter, Sendable {
         hooks.withLock { $0.progress = observer }
     }
 
-    /// The `photos` push stage (``StageOrder/photos``, before inspections: rule 12).
+    /// The `photos` push stage (the stages that send photos' owners declare they run after it: rule 12).
     public var uploadStage: PhotoUploadStage { PhotoUploadStage(service: self) }
 
     // MARK: - Import

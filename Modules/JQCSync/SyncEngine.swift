@@ -63,13 +63,14 @@ public actor SyncEngine {
     private var snapshot = SyncSnapshot()
     private var continuations: [UUID: AsyncStream<SyncSnapshot>.Continuation] = [:]
 
-    /// An engine over `stages` (sorted by their declared order).
+    /// An engine running `stages` in the order given: sort them with ``StageOrder/sorted(_:)`` (the
+    /// composition root does) so the features' declared constraints hold.
     public init(
         stages: [any SyncStage], guards: SyncGuards, clock: any Clock, policy: OutboxPolicy = OutboxPolicy(),
         classify: @escaping SyncFailureClassifier, logger: Logger = .disabled,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1.5) }
     ) {
-        self.stages = stages.sorted { $0.order < $1.order }
+        self.stages = stages
         self.guards = guards
         self.clock = clock
         self.policy = policy

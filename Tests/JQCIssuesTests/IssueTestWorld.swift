@@ -82,20 +82,24 @@ final class IssueTestWorld: @unchecked Sendable {  // because: used by one test 
         SyncPass(isExplicit: explicit, clock: clock, classify: SyncFailure.classify, jitter: { 1 })
     }
 
-    /// Photos, inspections, issues, edits and the assigned-issues pull, in their declared order.
+    /// Photos, inspections, issues, edits and the assigned-issues pull, in the order they declare.
     var stages: [any SyncStage] {
+        get throws { try StageOrder.sorted(registered) }
+    }
+
+    /// The same stages in registration order.
+    var registered: [any SyncStage] {
         [
             photos.uploadStage, InspectionPushStage(api: api, store: inspectionStore, photoGate: inspectionPhotos),
             IssuePushStage(service: issues), IssueEditsStage(service: issues), AssignedIssuesPullStage(service: issues),
         ]
-        .sorted { $0.order < $1.order }
     }
 
     /// Runs every stage once, in order.
     @discardableResult
     func runStages(explicit: Bool = true) async throws -> [String: StageReport] {
         var reports: [String: StageReport] = [:]
-        for stage in stages { reports[stage.name] = try await stage.run(pass(explicit: explicit)) }
+        for stage in try stages { reports[stage.name] = try await stage.run(pass(explicit: explicit)) }
         return reports
     }
 

@@ -189,16 +189,25 @@ struct PhotoUploadTests {
         #expect(world.transport.requests.isEmpty)
     }
 
-    @Test("the stage is the push stage 'photos' at StageOrder.photos, before inspections, not best-effort")
+    @Test("the stage is the push stage 'photos', not best-effort; an owner's stage declared after it runs after it")
     func stageShape() throws {
         let world = try PhotoTestWorld()
         let stage = world.service.uploadStage
         #expect(stage.name == "photos")
-        #expect(stage.order == StageOrder.photos)
-        #expect(stage.order < StageOrder.inspections)
         #expect(stage.direction == .push)
         #expect(stage.isBestEffort == false)
+        let owner = OwnerPushStage()
+        #expect(try StageOrder.sorted([owner, stage]).map(\.name) == ["photos", "owner records"])
     }
+}
+
+/// A later feature's push stage, registered first, declaring it runs after the photos (rule 12).
+private struct OwnerPushStage: SyncStage {
+    let name = "owner records"
+    let direction = SyncDirection.push
+    let constraints: [StageConstraint] = [.after("photos")]
+    let isBestEffort = false
+    func run(_ pass: SyncPass) async throws -> StageReport { StageReport() }
 }
 
 @Suite("Photo owners: deleted drafts and synced records")

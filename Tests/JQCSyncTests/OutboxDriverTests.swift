@@ -160,4 +160,16 @@ struct OutboxDriverTests {
         #expect(try store.letter("refused") == nil)
     }
 
+    @Test("the generic stage reports under its own name, as a push that is not best-effort")
+    func stage() async throws {
+        let store = try LetterStore()
+        try store.add("a")
+        store.answer("a", .accept(serverID: 1))
+        let stage = OutboxPushStage("letters", feed: store, constraints: [.after("photos")])
+        #expect(stage.direction == .push && !stage.isBestEffort)
+        #expect(stage.constraints == [.after("photos")])
+        #expect(
+            try await stage.run(pass(explicit: true, clock: ManualClock())) == StageReport(name: "letters", pushed: 1))
+    }
+
 }
