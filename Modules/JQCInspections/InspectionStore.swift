@@ -1,4 +1,5 @@
 import Foundation
+import JQCFacilities
 import JQCKit
 import JQCStorage
 import JQCSync
@@ -329,19 +330,6 @@ public final class InspectionStore: Sendable {
             followUpRequired: row["follow_up_required"] ?? false, followUpNote: row["follow_up_note"],
             createdAt: created, updatedAt: row["updated_at"] ?? created)
     }
-}
-
-/// The inspections' outbox report for `status`: pending `inspections`, failed items of kind `inspection`.
-public struct InspectionOutboxReporter: OutboxReporter {
-    let store: InspectionStore
-
-    /// A reporter over `store`.
-    public init(store: InspectionStore) {
-        self.store = store
-    }
-
-    public func pendingCounts() throws -> [String: Int] { ["inspections": try store.pendingCount()] }
-    public func failedItems() throws -> [FailedOutboxItem] { try store.failed() }
 }
 
 extension InspectionStore: FacilityReferenceSource {}

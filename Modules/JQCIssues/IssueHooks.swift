@@ -1,4 +1,5 @@
 import Foundation
+import JQCFacilities
 import JQCInspections
 import JQCPhotos
 import JQCStorage

@@ -36,8 +36,8 @@ public struct PhotoUploadProgress: Sendable, Equatable {
 ///   ``deletePhotos(for:in:)`` when a draft is deleted, ``releaseFiles(for:)`` after a successful push;
 /// - JQCIssues: the same, with ``photos(for:)`` for the local photo section (rule 34);
 /// - the composition root (through the photos feature's module value): ``uploadStage`` and the service
-///   itself as an `OutboxReporter`.
-public final class PhotoService: OutboxReporter, Sendable {
+///   its `photos` outbox kind.
+public final class PhotoService: Sendable {
     /// The photos folder, `<data-dir>/photos` (0700).
     public let directory: URL
     /// The SQL of this feature, resolving files against ``directory``.
@@ -275,12 +275,12 @@ public final class PhotoService: OutboxReporter, Sendable {
         removeFiles([file])
     }
 
-    // MARK: - OutboxReporter
+    // MARK: - The outbox kind `photos`
 
-    /// `["photos": n]`: photos not uploaded yet and not failed (SHELL.md `status`).
+    /// Photos not uploaded yet and not failed (SHELL.md `status`, kind `photos`).
     /// - Throws: `DatabaseError`.
-    public func pendingCounts() throws -> [String: Int] {
-        ["photos": try database.read { db in try photoStore.pendingUploadCount(in: db) }]
+    public func pendingCount() throws -> Int {
+        try database.read { db in try photoStore.pendingUploadCount(in: db) }
     }
 
     /// Failed photos as `{kind: "photo", local_id: <uuid>, reason}`, oldest first.

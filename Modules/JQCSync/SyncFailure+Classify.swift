@@ -39,13 +39,3 @@ extension SyncFailure {
         }
     }
 }
-
-/// What a feature reports about its outbox for `status` (SHELL.md: pending counts by kind, failed items).
-public protocol OutboxReporter: Sendable {
-    /// Pending items by kind (`photos`, `inspections`, `issues`): not yet synced and not failed.
-    /// - Throws: the store's error.
-    func pendingCounts() throws -> [String: Int]
-    /// Items failed for good, oldest first.
-    /// - Throws: the store's error.
-    func failedItems() throws -> [FailedOutboxItem]
-}

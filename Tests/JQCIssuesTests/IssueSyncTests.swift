@@ -122,7 +122,7 @@ struct IssueQueueTests {
             contractID: 2, facilityID: 21, areaID: 211, severity: "medium", description: "Dryer", photoFiles: files)
         #expect(issue.inspectionLocalID == "")  // rule 44
         #expect(issue.photoLocalPaths.count == 3)
-        #expect(try world.issues.pendingCounts() == ["issues": 1])
+        #expect(try world.issues.pendingCount() == 1)
         scriptUploads(world)
         world.transport.route(.post, path: "/api/v1/issues", [.ok(IssueTestWorld.serverIssue(3002), status: 201)])
         world.transport.route(.patch, path: "/api/v1/issues/3002/photos", [.ok(IssueTestWorld.serverIssue(3002))])
@@ -238,7 +238,7 @@ struct IssueQueueTests {
             from: try world.jpeg("a.jpg"), owner: .issue(issue.localID),
             capturedAt: world.clock.now)
         #expect(try world.issues.list(includeResolved: true).isEmpty)  // not listed while assembling
-        #expect(try world.issues.pendingCounts() == ["issues": 0])
+        #expect(try world.issues.pendingCount() == 0)
         world.clock.advance(by: 300)
         _ = try await IssuePushStage(service: world.issues).run(world.pass())
         #expect(try world.queue.read { db in try world.store.issue(db, localID: issue.localID) } != nil)

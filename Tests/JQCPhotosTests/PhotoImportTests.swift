@@ -35,7 +35,7 @@ struct PhotoImportTests {
         #expect(stored.syncStatus == .pending)
         #expect(stored.entityType == "inspection")
         #expect(stored.owner == PhotoOwner(kind: .inspection, localID: "insp-1", fieldID: "7"))
-        #expect(try world.service.pendingCounts() == ["photos": 1])
+        #expect(try world.service.pendingCount() == 1)
         #expect(
             try world.database.read { db in
                 try world.service.hasUnsettledPhotos(ownerKind: .inspection, ownerLocalID: "insp-1", in: db)
@@ -55,7 +55,7 @@ struct PhotoImportTests {
         }
         #expect(world.folderContents() == [])
         #expect(try world.service.photos(for: .issue("issue-1")) == [])
-        #expect(try world.service.pendingCounts() == ["photos": 0])
+        #expect(try world.service.pendingCount() == 0)
     }
 
     @Test("when the owner's update in the same transaction throws, neither the row nor the file is kept")

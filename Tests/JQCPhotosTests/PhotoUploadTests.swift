@@ -52,7 +52,7 @@ struct PhotoUploadTests {
         #expect(stored.state == .settled)
         #expect(stored.syncStatus == .synced)
         #expect(stored.serverPath == "uploads/inspection_photos/ab12.jpg")
-        #expect(try world.service.pendingCounts() == ["photos": 0])
+        #expect(try world.service.pendingCount() == 0)
         #expect(progress.withLock { $0 }.last?.photoID == photo.id)
         #expect(progress.withLock { $0 }.last.map { $0.bytesSent == $0.bytesTotal && $0.bytesTotal > 0 } == true)
         #expect(
@@ -78,7 +78,7 @@ struct PhotoUploadTests {
         #expect(stored.serverPath == "uploads/issue_photos/cd34.jpg")
         #expect(stored.attempts == 1)
         #expect(stored.error == "the inspection could not be updated")
-        #expect(try world.service.pendingCounts() == ["photos": 0])
+        #expect(try world.service.pendingCount() == 0)
         #expect(
             try world.database.read { db in
                 try world.service.hasUnsettledPhotos(ownerKind: .issue, ownerLocalID: "issue-9", in: db)
@@ -110,7 +110,7 @@ struct PhotoUploadTests {
                     kind: "photo", localID: photo.id.uuidString,
                     reason: "The uploaded file is not an image; send a JPEG photo.")
             ])
-        #expect(try world.service.pendingCounts() == ["photos": 0])
+        #expect(try world.service.pendingCount() == 0)
         #expect(FileManager.default.fileExists(atPath: photo.localFile.path))
 
         // The inspector's retry puts it back with no counted tries; the next pass uploads it.
@@ -136,7 +136,7 @@ struct PhotoUploadTests {
             #expect(stored.lastAttemptAt == world.clock.now)
             #expect(stored.error == "The server had a problem (HTTP 500): Internal failure.")
         }
-        #expect(try world.service.pendingCounts() == ["photos": 1])
+        #expect(try world.service.pendingCount() == 1)
         #expect(try await world.service.uploadPending(world.pass()) == StageReport(name: "photos", failed: 1))
         let stored = try #require(try world.service.photo(id: photo.id))
         #expect(stored.syncStatus == .failed)
@@ -174,7 +174,7 @@ struct PhotoUploadTests {
         #expect(world.transport.requests(path: uploadPath).count == 1)
         #expect(try world.service.photo(id: first.id) == first)
         #expect(try world.service.photo(id: second.id) == second)
-        #expect(try world.service.pendingCounts() == ["photos": 2])
+        #expect(try world.service.pendingCount() == 2)
     }
 
     @Test("a photo whose file vanished is failed with a sentence, never sent")
