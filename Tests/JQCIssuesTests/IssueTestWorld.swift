@@ -5,6 +5,7 @@ import JQCInspections
 import JQCJPEG
 import JQCKit
 import JQCNetwork
+import JQCNetworkTestSupport
 import JQCPhotos
 import JQCStorage
 import JQCSync

@@ -2,6 +2,7 @@ import Foundation
 import JQCJPEG
 import JQCKit
 import JQCNetwork
+import JQCNetworkTestSupport
 import JQCPhotos
 import JQCStorage
 import JQCSync
