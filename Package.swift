@@ -112,12 +112,18 @@ targets += [
 // Tests shared by every test target: temporary directories, fixture paths. Integration runs real HTTP.
 targets += [
     .target(name: "JQCTestSupport", dependencies: ["JQCKit"], path: "Tests/JQCTestSupport"),
+    // A toy synced feature with a photo, installed by the integration tests through the feature contract.
+    .target(
+        name: "JQCToyFeature", dependencies: ["JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"],
+        path: "Tests/JQCToyFeature"),
     // The scripted transport of unit tests (seed 004): test support over JQCNetwork, never shipped.
     .target(
         name: "JQCNetworkTestSupport", dependencies: ["JQCKit", "JQCNetwork"], path: "Tests/JQCNetworkTestSupport"),
     .testTarget(
         name: "JQCIntegrationTests",
-        dependencies: ["JQCComposition", "JQCDevServer", "JQCKit", "JQCTestSupport"],
+        dependencies: [
+            "JQCComposition", "JQCDevServer", "JQCKit", "JQCNetworkTestSupport", "JQCTestSupport", "JQCToyFeature",
+        ],
         path: "Tests/JQCIntegrationTests"),
     .testTarget(name: "JQCShellTests", dependencies: ["JQCTestSupport"], path: "Tests/JQCShellTests"),
 ]
