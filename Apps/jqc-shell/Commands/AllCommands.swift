@@ -6,9 +6,11 @@ enum AllCommands {
             + SyncCommands.commands
             + FacilitiesCommands.commands
             + InspectionCommands.commands
+            + PhotoCommands.commands
             + IssueCommands.commands
             + NotificationCommands.commands
             + ScheduleCommands.commands
+            + FollowUpCommands.commands
             + OfflineToolCommands.commands
     )
 }
