@@ -5,7 +5,7 @@ CONFIG       ?= debug
 BIN           = $(BUILD_DIR)/$(CONFIG)
 # Debian packages the build, the tests and the benchmarks need.
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libjpeg-dev libexif-dev libedit-dev libmicrohttpd-dev \
-                libssl-dev pkg-config curl libjpeg-turbo-progs time
+                libssl-dev pkg-config curl libjpeg-turbo-progs time openssl
 SWIFT_FLAGS  ?= -j $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: deps build run test test-only lint lint-imports format bench chaos clean docs

@@ -3,7 +3,7 @@
 #
 #   scripts/bench.sh                  every benchmark; writes Docs/BENCHMARKS.md and prints its table
 #   scripts/bench.sh --quick [NAMES]  smaller sizes, prints only
-#                                     (NAMES: photos writes coldstart transport memory sync)
+#                                     (NAMES: photos writes coldstart transport memory sync form)
 #
 # Builds jqc-bench, jqc-shell and jqc-devserver in release mode (never debug, never a timed test), runs
 # .build/release/jqc-bench, and records the machine (nproc, CPU, Swift, SQLite, load). Fixture photos are
@@ -160,6 +160,11 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   GETs curl does not send). The information row repeats the engine run with synchronous=NORMAL, which
   splits the local commits' fsyncs from the client's own cost. Issues are not queued yet: seam
   `SyncBench.issues` (Tooling/jqc-bench/SyncBench.swift) says how to add 1,000 flagged issues and their POSTs.
+- **Form over a 1 MiB answer** (issue 14; target < 1 s, no reference) — `FormRenderer.render` in-process, grid at
+  120 columns and stacked at 100, on one unbroken 1 MiB word and on 1 MiB of prose holding tabs and escape
+  sequences (each answer shows at most 20 lines and says how many characters are left); and the release
+  `jqc-shell -c form` end to end (spawn → exit, embedded dev server) on a draft of template 3 whose textarea
+  holds the 1 MiB word. Before issue 14 wrapping was quadratic: 640k characters took 9 s.
 
 ## Known misses: reasons and next steps
 

@@ -36,3 +36,17 @@ static inline CURLcode jqc_curl_easy_getinfo_offset(CURL *handle, CURLINFO info,
 static inline CURLcode jqc_curl_easy_getinfo_double(CURL *handle, CURLINFO info, double *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+static inline CURLcode jqc_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
+    char *text = NULL;
+    CURLcode code = curl_easy_getinfo(handle, info, &text);
+    *value = text;
+    return code;
+}
+// A PEM bundle held in memory (CURLOPT_CAINFO_BLOB); libcurl copies the bytes, so the caller may free them.
+static inline CURLcode jqc_curl_easy_setopt_blob_copy(CURL *handle, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob;
+    blob.data = (void *)data;
+    blob.len = length;
+    blob.flags = CURL_BLOB_COPY;
+    return curl_easy_setopt(handle, option, &blob);
+}

@@ -118,7 +118,8 @@ public final class AppComposition: Sendable {
         let connectivitySwitch = FileConnectivityOverrideStore(url: directory.appendingPathComponent("connectivity"))
         self.connectivitySwitch = connectivitySwitch
         transport = OfflineGateTransport(
-            base: configuration.transport ?? CurlTransport(logger: logger.labeled("http")),
+            base: configuration.transport
+                ?? CurlTransport(configuration: configuration.network, logger: logger.labeled("http")),
             isForcedOffline: { connectivitySwitch.loadForcedOffline() })
         tokens = FileTokenStore(url: directory.appendingPathComponent("credentials"))
         refusals = FileUpdateRefusalMemory(url: directory.appendingPathComponent("update-required"))
@@ -153,7 +154,8 @@ public final class AppComposition: Sendable {
         let scheduling = installation.install(SchedulingFeature(core: core, inspections: inspections))
         let followUps = installation.install(
             FollowUpsFeature(core: core, facilities: facilities, inspections: inspections, scheduling: scheduling))
-        let notifications = installation.install(NotificationsFeature(core: core))
+        let notifications = installation.install(
+            NotificationsFeature(core: core, pollInterval: configuration.notificationPollInterval))
         let builtIn = BuiltInFeatures(
             core: core, facilities: facilities, photos: photos, inspections: inspections, issues: issues,
             scheduling: scheduling, followUps: followUps, notifications: notifications)

@@ -21,8 +21,13 @@ public struct AppConfiguration: Sendable {
     public var synchronous: DatabaseConfiguration.Synchronous
     /// Seconds between automatic sync passes.
     public var syncInterval: Double
+    /// Seconds between notification polls while online and signed in (the seed's 60 by default).
+    public var notificationPollInterval: Double = 60
     /// The log level of `<data-dir>/jqc.log`.
     public var logLevel: LogLevel
+    /// The live transport's limits, trust and plain-http rule (`--max-reply-mb`, `--ca-file`,
+    /// `--allow-insecure-http`; issue 21); unused when ``transport`` is given.
+    public var network: CurlTransport.Configuration
     /// Features installed after the built-in ones, through the same contract (tests install a test-support
     /// feature this way); none by default. A shipped feature gets its own line in the composition root.
     public var additionalFeatures: [FeatureFactory]
@@ -32,7 +37,8 @@ public struct AppConfiguration: Sendable {
         dataDirectory: URL, server: ServerConfig, clientVersion: String = AppComposition.version,
         clock: any Clock = SystemClock(), transport: (any HTTPTransport)? = nil,
         synchronous: DatabaseConfiguration.Synchronous = .full, syncInterval: Double = 300,
-        logLevel: LogLevel = .info, additionalFeatures: [FeatureFactory] = []
+        logLevel: LogLevel = .info, network: CurlTransport.Configuration = CurlTransport.Configuration(),
+        additionalFeatures: [FeatureFactory] = []
     ) {
         self.additionalFeatures = additionalFeatures
         self.dataDirectory = dataDirectory
@@ -43,6 +49,7 @@ public struct AppConfiguration: Sendable {
         self.synchronous = synchronous
         self.syncInterval = syncInterval
         self.logLevel = logLevel
+        self.network = network
     }
 }
 

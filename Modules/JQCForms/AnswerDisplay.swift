@@ -11,7 +11,7 @@ enum AnswerDisplay {
     }
 
     /// A pill for a pass/fail answer: `[PASS]`, `[FAIL]`, `[N/A]`.
-    static func pill(_ text: String) -> String { "[" + text.uppercased() + "]" }
+    static func pill(_ text: String) -> String { "[" + TextLayout.clean(text).uppercased() + "]" }
 
     /// The answer's text when it is a plain value (string, number, boolean), else its JSON.
     static func plain(_ value: JSONValue) -> String {
@@ -30,7 +30,7 @@ enum AnswerDisplay {
     static func isBlank(_ value: JSONValue?) -> Bool {
         switch value {
         case nil, .null?: true
-        case .string(let text)?: text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        case .string(let text)?: text.unicodeScalars.allSatisfy(\.properties.isWhitespace)  // stops at the first letter
         case .array(let items)?: items.isEmpty
         case .object(let members)?: members.isEmpty
         default: false
@@ -56,8 +56,12 @@ enum AnswerDisplay {
         let local = path.hasPrefix("local://")
         let body = local ? String(path.dropFirst("local://".count)) : path
         let name = body.split(separator: "/").last.map(String.init) ?? body
-        return local ? "\(name) · not uploaded" : name
+        let shown = TextLayout.clean(name)
+        return local ? "\(shown) · not uploaded" : shown
     }
+
+    /// The most lines one answer shows; the rest is counted in a last line (the full value is in `--json`).
+    static let maximumLines = 20
 
     /// The answer as lines of at most `width` columns, for the grid and stacked layouts.
     /// - Parameter compact: one line only (the read-only rows), lists joined with commas.
@@ -71,7 +75,8 @@ enum AnswerDisplay {
         case .rating:
             if let rating = InspectionScorer.ratingValue(value) { return ["\(stars(rating)) \(rating)/5"] }
             return isBlank(value) || value == .string("0") || value == .int(0)
-                ? [stars(0)] : TextLayout.wrap(plain(value!), width)
+                ? [stars(0)]
+                : TextLayout.wrapForeign(plain(value!), width, maximumLines: maximumLines, keepingLineBreaks: false)
         case .checkbox:
             guard let value, !isBlank(value) else { return ["[ ]"] }
             let checked = value == .string("true") || value == .bool(true)
@@ -79,30 +84,35 @@ enum AnswerDisplay {
         case .passFail:
             if let text = value?.stringValue, !text.isEmpty { return [pill(text)] }
             let options = field.options.isEmpty ? ["Pass", "Fail"] : field.options
-            return TextLayout.pack(options.map { "( ) \($0)" }, width)
+            return TextLayout.pack(options.map { "( ) \(TextLayout.clean($0))" }, width)
         case .radio:
             let chosen = value.map(plain) ?? ""
-            if compact || field.options.isEmpty { return [chosen.isEmpty ? "" : "(•) \(chosen)"] }
-            var items = field.options.map { ($0 == chosen ? "(•) " : "( ) ") + $0 }
-            if !chosen.isEmpty && !field.options.contains(chosen) { items.append("(•) \(chosen)") }
+            if compact || field.options.isEmpty { return [chosen.isEmpty ? "" : "(•) \(TextLayout.clean(chosen))"] }
+            var items = field.options.map { ($0 == chosen ? "(•) " : "( ) ") + TextLayout.clean($0) }
+            if !chosen.isEmpty && !field.options.contains(chosen) { items.append("(•) \(TextLayout.clean(chosen))") }
             return TextLayout.pack(items, width)
         case .select:
             let chosen = value.map(plain) ?? ""
-            return [chosen.isEmpty ? "— choose — ▾" : "\(chosen) ▾"]
+            return [chosen.isEmpty ? "— choose — ▾" : "\(TextLayout.clean(chosen)) ▾"]
         case .checkboxGroup:
             let chosen = (value?.arrayValue ?? value.map { [$0] } ?? []).map(plain).filter { !$0.isEmpty }
-            if compact { return [chosen.joined(separator: ", ")] }
-            var items = field.options.map { (chosen.contains($0) ? "[x] " : "[ ] ") + $0 }
-            items += chosen.filter { !field.options.contains($0) }.map { "[x] \($0)" }
+            if compact { return [TextLayout.clean(chosen.joined(separator: ", "))] }
+            var items = field.options.map { (chosen.contains($0) ? "[x] " : "[ ] ") + TextLayout.clean($0) }
+            items += chosen.filter { !field.options.contains($0) }.map { "[x] \(TextLayout.clean($0))" }
             return TextLayout.pack(items, width)
         case .table:
             return table(field, value, width: width, compact: compact)
         case .image, .signature:
             return [photo(value, signature: field.type == .signature)]
         case .text, .textarea, .number, .date, .email:
-            guard let value, !isBlank(value) else { return [field.placeholder.map { "‹\($0)›" } ?? ""] }
-            if compact { return [plain(value).replacingOccurrences(of: "\n", with: " ")] }
-            return TextLayout.wrap(plain(value), width)
+            guard let value, !isBlank(value) else {
+                return [field.placeholder.map { "‹\(TextLayout.clean($0))›" } ?? ""]
+            }
+            if compact {  // one line: only what can show of it is read
+                let head = String(plain(value).prefix(width + 1)).replacingOccurrences(of: "\n", with: " ")
+                return [TextLayout.clean(head)]
+            }
+            return TextLayout.wrapForeign(plain(value), width, maximumLines: maximumLines, keepingLineBreaks: true)
         case .section, .label, .button, .unknown:
             return [""]
         }
@@ -117,12 +127,14 @@ enum AnswerDisplay {
             return [
                 filled.map { row in
                     headers.compactMap { header in
-                        row[header].flatMap { isBlank($0) ? nil : "\(header): \(plain($0))" }
+                        row[header].flatMap {
+                            isBlank($0) ? nil : "\(TextLayout.clean(header)): \(TextLayout.clean(plain($0)))"
+                        }
                     }.joined(separator: ", ")
                 }.joined(separator: "; ")
             ]
         }
-        guard !headers.isEmpty else { return [rows.isEmpty ? "" : plain(value!)] }
+        guard !headers.isEmpty else { return [rows.isEmpty ? "" : TextLayout.clean(plain(value!))] }
         let separator = " │ "
         let cell = max(1, (width - separator.count * (headers.count - 1)) / headers.count)
         // The last column takes what integer division left over, so rows reach the full width.
@@ -133,11 +145,11 @@ enum AnswerDisplay {
             while text.last == " " { text.removeLast() }
             return text
         }
-        var lines = [line(headers)]
+        var lines = [line(headers.map(TextLayout.clean))]
         lines.append(cells.map { String(repeating: "─", count: $0) }.joined(separator: "─┼─"))
         for index in 0..<max(field.tableRows, rows.count) {
             let row = index < rows.count ? rows[index] : [:]
-            lines.append(line(headers.map { row[$0].map(plain) ?? "" }))
+            lines.append(line(headers.map { row[$0].map { TextLayout.clean(plain($0)) } ?? "" }))
         }
         return lines
     }

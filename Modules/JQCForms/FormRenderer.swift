@@ -14,7 +14,9 @@ import JQCKit
 ///   and the sections that hold them (the 5-pass rule 59), grouped by `row` with every row one
 ///   line high whatever its `rowSpan` (rules 58, 60); stacked below ``minimumGridWidth``.
 ///
-/// Widths count `Character`s; no line is wider than `width` (at least ``minimumWidth``).
+/// Widths count `Character`s; no line is wider than `width` (at least ``minimumWidth``). Foreign text (labels,
+/// options, answers, ids) is made terminal-safe before it is measured (STYLE.md item 18), and one answer shows
+/// at most ``AnswerDisplay/maximumLines`` lines, so rendering is linear in what is shown.
 public enum FormRenderer {
     /// How to draw the form.
     public enum Style: String, Sendable, Hashable, CaseIterable {
@@ -139,7 +141,8 @@ public enum FormRenderer {
             if isOneLine(field) {
                 canvas.write(displayOnlyLine(field, width: boxWidth - 1), x: x, y: fieldTop)
             } else {
-                let title = "#\(field.id) \(field.displayLabel)\(field.required ? " *" : "")"
+                let title =
+                    "#\(TextLayout.clean(field.id)) \(TextLayout.clean(field.displayLabel))\(field.required ? " *" : "")"
                 let value =
                     field.type.isDisplayOnly
                     ? [displayOnlyLine(field, width: boxWidth - 4)]
@@ -160,11 +163,13 @@ public enum FormRenderer {
 
     private static func displayOnlyLine(_ field: FormField, width: Int) -> String {
         switch field.type {
-        case .section: TextLayout.heading(field.displayLabel, width)
-        case .label: TextLayout.truncate(field.displayLabel, width)
-        case .button: TextLayout.truncate("[ \(field.displayLabel) ]", width)
+        case .section: TextLayout.heading(TextLayout.clean(field.displayLabel), width)
+        case .label: TextLayout.truncate(TextLayout.clean(field.displayLabel), width)
+        case .button: TextLayout.truncate("[ \(TextLayout.clean(field.displayLabel)) ]", width)
         default:
-            TextLayout.truncate("\(field.displayLabel) (shown only: type \"\(field.type.rawValue)\")", width)
+            TextLayout.truncate(
+                "\(TextLayout.clean(field.displayLabel)) (shown only: type \"\(TextLayout.clean(field.type.rawValue))\")",
+                width)
         }
     }
 
@@ -178,14 +183,17 @@ public enum FormRenderer {
         for field in fields {
             if field.type == .section {
                 if !lines.isEmpty { lines.append("") }
-                lines.append(TextLayout.heading(field.displayLabel, width))
+                lines.append(TextLayout.heading(TextLayout.clean(field.displayLabel), width))
                 continue
             }
             if field.type.isDisplayOnly {
-                lines += TextLayout.wrap(displayOnlyLine(field, width: Int.max / 2), width)
+                lines += TextLayout.wrap(
+                    displayOnlyLine(field, width: Int.max / 2), width, maximumLines: AnswerDisplay.maximumLines)
                 continue
             }
-            let name = (showIDs ? "#\(field.id) " : "") + field.displayLabel + (field.required && showIDs ? " *" : "")
+            let name =
+                (showIDs ? "#\(TextLayout.clean(field.id)) " : "") + TextLayout.clean(field.displayLabel)
+                + (field.required && showIDs ? " *" : "")
             let compact = compact && field.type != .table
             let single = AnswerDisplay.lines(field, answers[field.id], width: width - name.count - 2, compact: compact)
             if single.count == 1 && name.count + 2 + single[0].count <= width && field.type != .table {
@@ -224,7 +232,7 @@ public enum FormRenderer {
                 if isOneLine(field) {
                     canvas.write(displayOnlyLine(field, width: cell), x: x, y: 0)
                 } else {
-                    canvas.write(TextLayout.truncate(field.displayLabel, cell), x: x, y: 0)
+                    canvas.write(TextLayout.truncate(TextLayout.clean(field.displayLabel), cell), x: x, y: 0)
                     let value = AnswerDisplay.lines(field, answers[field.id], width: cell, compact: true).first ?? ""
                     canvas.write(TextLayout.truncate(value, cell), x: x, y: 1)
                 }

@@ -183,7 +183,8 @@ public struct ScoreExplanation: Sendable, Hashable {
     /// A number with at most two decimals and no trailing zeros (`0.4`, `85.71`, `100`).
     public static func format(_ value: Double) -> String {
         let rounded = PythonRounding.roundToHundredths(value)
-        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        // Checked: a server's overall_score of 1e300 (history, follow-ups) is printed, never converted with a trap.
+        if rounded == rounded.rounded(), let whole = Int(exactly: rounded) { return String(whole) }
         return JSONValue.double(rounded).jsonString()
     }
 }

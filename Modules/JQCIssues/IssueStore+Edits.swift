@@ -6,7 +6,10 @@ import JQCStorage
 /// ``IssueStore/editsOutbox`` queue).
 public struct QueuedIssueEdit: Sendable, Hashable, OutboxItem {
     /// `status` or `handler`.
-    public enum Kind: String, Sendable, Hashable { case status, handler }
+    public enum Kind: String, Sendable, Hashable {
+        /// The status (`PATCH /issues/<id>/status`) or the handler (`PATCH /issues/<id>/handler`).
+        case status, handler
+    }
     /// The issue's local id.
     public var issueLocalID: String
     /// Which endpoint: `PATCH /issues/<id>/status` or `/handler`.

@@ -13,6 +13,7 @@ public protocol Clock: Sendable {
 
 /// The real clock: the system's time and `Task.sleep`.
 public struct SystemClock: Clock {
+    /// The system clock (it holds no state).
     public init() {}
     public var now: Date { Date() }
     public func sleep(seconds: Double) async throws {

@@ -3,6 +3,7 @@ import Synchronization
 
 /// How much a log line matters.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    /// In increasing order: detail for debugging, normal progress, something to look at, a failure.
     case debug, info, warning, error
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
     /// The level's name as printed (`DEBUG`, `INFO`, …).
@@ -48,9 +49,13 @@ public struct Logger: Sendable {
         sink.write(line)
     }
 
+    /// Logs `message` at ``LogLevel/debug`` (built only when the level is enabled; redacted).
     public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    /// Logs `message` at ``LogLevel/info`` (built only when the level is enabled; redacted).
     public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    /// Logs `message` at ``LogLevel/warning`` (printed as `WARN`; built only when enabled; redacted).
     public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    /// Logs `message` at ``LogLevel/error`` (built only when the level is enabled; redacted).
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
 
     /// `text` with secrets replaced by `[REDACTED]`.
@@ -80,6 +85,7 @@ public struct Logger: Sendable {
 
 /// A sink that drops every line.
 public struct DiscardingSink: LogSink {
+    /// The sink (it keeps nothing).
     public init() {}
     public func write(_ line: String) {}
 }
@@ -87,6 +93,7 @@ public struct DiscardingSink: LogSink {
 /// A sink that keeps lines in memory (tests).
 public final class MemoryLogSink: LogSink {
     private let storage = Mutex<[String]>([])
+    /// A sink holding no lines yet.
     public init() {}
     public func write(_ line: String) { storage.withLock { $0.append(line) } }
     /// Every line written so far.
@@ -112,6 +119,7 @@ public final class FileLogSink: LogSink {
 
 /// A sink writing to standard error.
 public struct StandardErrorSink: LogSink {
+    /// A sink writing to this process's standard error, unbuffered.
     public init() {}
     public func write(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))

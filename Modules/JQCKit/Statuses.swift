@@ -18,12 +18,16 @@ public enum SyncStatus: String, Sendable, Codable, CaseIterable {
 
 /// An issue's severity (CONTRACT.md "Issues").
 public enum IssueSeverity: String, Sendable, Codable, CaseIterable {
+    /// From least to most urgent; the raw values are CONTRACT.md's (`severity` ∈ low, medium, high, critical).
     case low, medium, high, critical
 }
 
 /// An issue's workflow status (CONTRACT.md "Issues").
 public enum IssueStatus: String, Sendable, Codable, CaseIterable {
+    /// Not yet being worked on (`open`).
     case open
+    /// Being worked on (`in_progress`).
     case inProgress = "in_progress"
+    /// Dealt with (`resolved`).
     case resolved
 }

@@ -34,8 +34,9 @@ extension APIClient {
         let body: JSONValue = ["username": .string(username), "password": .string(password)]
         let data = try await exchange(
             .post, path: "/api/v1/auth/login", query: [], body: .data(body.jsonData()),
-            kind: .api, authenticated: false)
+            kind: .api, authenticated: false, carriesPassword: true)
         let reply = try APIClient.decode(LoginReply.self, from: data)
+        try TokenCheck.validate(accessToken: reply.accessToken, refreshToken: reply.refreshToken)
         signOutLocally()
         store(Credentials(accessToken: reply.accessToken, refreshToken: reply.refreshToken, user: reply.user))
         return reply.user

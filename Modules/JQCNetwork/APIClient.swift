@@ -71,8 +71,12 @@ public actor APIClient {
     /// Whether credentials are held.
     public var isSignedIn: Bool { credentials != nil }
 
-    /// Whether the server refused this build (426) and requests are refused locally until it changes.
-    public var isUpdateRequired: Bool { refusals.isRefused(build: identity.build) }
+    /// Whether the current server refused this build (426) and requests to it are refused locally until
+    /// the build changes; another server starts clean (SPEC.md §3).
+    public var isUpdateRequired: Bool { refusals.isRefused(build: identity.build, server: serverIdentity) }
+
+    /// The identity a 426 refusal is remembered under: the current server's normalised base URL.
+    nonisolated var serverIdentity: String { config.current.baseURL.absoluteString }
 
     /// Server time minus device time in seconds, learned from the last `Date` header or `/health`; `nil`
     /// before the first reply.
@@ -178,13 +182,13 @@ public actor APIClient {
     /// Sends one request through the policy, the session and the classification; returns `data`.
     func exchange(
         _ method: HTTPMethod, path: String, query: [URLQueryItem], body: HTTPBody, kind: RequestKind,
-        authenticated: Bool = true, idempotent: Bool? = nil,
+        authenticated: Bool = true, idempotent: Bool? = nil, carriesPassword: Bool = false,
         progress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> JSONValue {
-        if refusals.isRefused(build: identity.build) { throw APIError.updateRequired }
+        if isUpdateRequired { throw APIError.updateRequired }
         var request = HTTPRequest(
             method: method, url: config.url(path: path, query: query), body: body, kind: kind,
-            idempotentOverride: idempotent)
+            idempotentOverride: idempotent, carriesPassword: carriesPassword)
         request.headers.set("Accept", "application/json")
         request.headers.set("X-JQC-Client", identity.build)
         request.headers.set("X-JQC-API-Version", String(identity.apiVersion))
@@ -193,6 +197,12 @@ public actor APIClient {
             return try interpret(try await transmit(request, progress: progress), path: path)
         }
         guard let held = credentials else { throw APIError.signedOut }
+        if let problem = TokenCheck.problem(accessToken: held.accessToken) {
+            // Stored by an older build (issue 21): never replayed; the session cannot go on.
+            logger.warning("the stored access token cannot be sent (\(problem)); signing out (local work is kept)")
+            signOutLocally()
+            throw APIError.signedOut
+        }
         let current = try await refreshProactivelyIfNeeded(held)
         request.headers.set("Authorization", "Bearer \(current.accessToken)")
         let response = try await transmit(request, progress: progress)
@@ -254,7 +264,7 @@ public actor APIClient {
                     ?? "The server did not accept your sign-in. Sign in again.")
         case 426:
             do {
-                try refusals.remember(build: identity.build)
+                try refusals.remember(build: identity.build, server: serverIdentity)
             } catch {
                 logger.warning("could not persist the update refusal: \(error)")
             }
@@ -262,7 +272,11 @@ public actor APIClient {
             throw APIError.updateRequired
         case 429:
             throw APIError.rateLimited(retryAfter: response.headers["Retry-After"].flatMap(parseRetryAfter))
-        case 500...:
+        case 301, 302, 303, 307, 308:
+            // Never followed (the transport sets no FOLLOWLOCATION), so Authorization never goes elsewhere.
+            throw APIError.redirected(
+                status: status, location: APIError.sanitizedLocation(response.headers["Location"]))
+        case 500..<600:
             throw APIError.server(
                 status: status,
                 message: APIClient.serverSentence(response.body)
@@ -277,12 +291,10 @@ public actor APIClient {
         }
     }
 
-    /// `Retry-After` as seconds: delta-seconds, or an HTTP date on the server's clock.
+    /// `Retry-After` as seconds within 1 s…1 h: delta-seconds, or an HTTP date on the server's clock; anything
+    /// else is ignored (``RetryAfter``).
     private func parseRetryAfter(_ text: String) -> Double? {
-        if let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds >= 0 { return seconds }
-        guard let date = HTTPDate.parse(text) else { return nil }
-        let serverNow = clock.now.addingTimeInterval(serverClockOffset ?? 0)
-        return max(0, date.timeIntervalSince(serverNow))
+        RetryAfter.seconds(text, serverNow: clock.now.addingTimeInterval(serverClockOffset ?? 0))
     }
 
     // MARK: - Refresh
@@ -334,7 +346,7 @@ public actor APIClient {
     private func performRefresh(using refreshToken: String) async throws -> Credentials {
         defer { refreshTask = nil }
         refreshCount += 1
-        if refusals.isRefused(build: identity.build) { throw APIError.updateRequired }
+        if isUpdateRequired { throw APIError.updateRequired }
         var request = HTTPRequest(
             method: .post, url: config.url(path: "/api/v1/auth/refresh"),
             body: .data(JSONValue.object(["refresh_token": .string(refreshToken)]).jsonData()))
@@ -367,6 +379,7 @@ public actor APIClient {
         } catch {
             throw APIError.undecodable("the refresh reply had no tokens")
         }
+        try TokenCheck.validate(accessToken: reply.accessToken, refreshToken: reply.refreshToken)
         guard let held = credentials else { throw APIError.signedOut }  // signed out meanwhile
         guard held.refreshToken == refreshToken else { return held }  // a new login replaced the session
         let updated = Credentials(accessToken: reply.accessToken, refreshToken: reply.refreshToken, user: held.user)

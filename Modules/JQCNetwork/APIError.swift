@@ -27,6 +27,19 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
     case cancelled
     /// Nobody is signed in, or the session ended because the refresh token was refused.
     case signedOut
+    /// The reply did not finish within the request's deadline in seconds (``RequestKind/timeout``).
+    case deadlineExceeded(seconds: Double)
+    /// The reply came slower than `bytesPerSecond` for `seconds` seconds and was stopped (``TransferLimits``).
+    case tooSlow(bytesPerSecond: Int, seconds: Int)
+    /// The reply was larger than `limitBytes` and was stopped; nothing of it was used (``TransferLimits``).
+    case replyTooLarge(limitBytes: Int64)
+    /// The secure connection was refused (certificate or handshake); nothing was sent.
+    case tls(TLSProblem)
+    /// Plain `http://` to a host that is not loopback, without `--allow-insecure-http`; nothing was sent.
+    case insecureHTTP(host: String)
+    /// The server answered with a redirect (3xx), which is never followed (so `Authorization` never goes
+    /// elsewhere); `location` is its sanitised `Location`, when it gave a plausible one.
+    case redirected(status: Int, location: String?)
 
     /// A stable machine code (`offline`, `timeout`, `server`, …) for JSON output and logs.
     public var code: String {
@@ -42,6 +55,12 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .undecodable: "undecodable"
         case .cancelled: "cancelled"
         case .signedOut: "signed_out"
+        case .deadlineExceeded: "deadline_exceeded"
+        case .tooSlow: "too_slow"
+        case .replyTooLarge: "reply_too_large"
+        case .tls(let problem): problem.code
+        case .insecureHTTP: "insecure_http"
+        case .redirected: "redirected"
         }
     }
 
@@ -58,8 +77,11 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .server(let status, let message):
             return "The server had a problem (HTTP \(status)): \(message)"
         case .rateLimited(let retryAfter):
-            if let retryAfter {
-                return "The server is busy. Try again in \(Int(retryAfter.rounded(.up))) seconds."
+            // Checked: a wait outside 1 s…1 h (RetryAfter's clamp) is never printed, and never traps.
+            if let retryAfter, RetryAfter.range.contains(retryAfter),
+                let seconds = Int(exactly: retryAfter.rounded(.up))
+            {
+                return "The server is busy. Try again in \(seconds) \(seconds == 1 ? "second" : "seconds")."
             }
             return "The server is busy. Try again in a moment."
         case .unauthorized(let message):
@@ -75,6 +97,29 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The request was cancelled."
         case .signedOut:
             return "You are signed out. Sign in again to sync; your work on this device is kept."
+        case .deadlineExceeded(let seconds):
+            return "The server's reply did not finish within the \(TransportError.seconds(seconds))-second limit "
+                + "for this request, so it was stopped. Your work is kept; try again in a moment."
+        case .tooSlow(let rate, let seconds):
+            return "The server's reply came too slowly (fewer than \(rate) bytes a second for \(seconds) "
+                + "\(seconds == 1 ? "second" : "seconds")), "
+                + "so it was stopped. Your work is kept; try again when the connection is better."
+        case .replyTooLarge(let limit):
+            return "The server's reply was larger than the \(TransferLimits.describe(limit)) allowed, so it was "
+                + "stopped and none of it was used. Your work is kept. If this server really sends replies that "
+                + "large, raise the limit with --max-reply-mb N."
+        case .tls(let problem):
+            return problem.message
+        case .insecureHTTP(let host):
+            return
+                "Plain HTTP (no TLS) to \(host) is refused: passwords and tokens would cross the network unencrypted. "
+                + "Use the server's https address, or start jqc-shell with --allow-insecure-http if you accept "
+                + "that risk. Nothing was sent."
+        case .redirected(let status, let location):
+            let target = location.map { " to \($0)" } ?? ""
+            return "The server answered with a redirect (HTTP \(status)\(target)), which is not followed, so the "
+                + "request did not reach the API. Check the server address (--server); a Wi-Fi sign-in page can "
+                + "also do this. Your work is kept."
         }
     }
 
@@ -86,16 +131,19 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .offline, .timeout, .connectionFailed, .server, .rateLimited, .undecodable: true
-        case .unauthorized, .rejected, .updateRequired, .cancelled, .signedOut: false
+        case .deadlineExceeded, .tooSlow, .replyTooLarge, .tls, .redirected: true
+        case .unauthorized, .rejected, .updateRequired, .cancelled, .signedOut, .insecureHTTP: false
         }
     }
 
     /// Whether the server really answered, so the attempt counts toward the sync engine's 5-try limit
-    /// (SPEC.md §4): 5xx, 429 and unreadable replies count; offline, timeout and dropped connections do not.
+    /// (SPEC.md §4): 5xx, 429, unreadable and oversized replies count; offline, timeouts, slow or dropped
+    /// connections, refused TLS, plain http and redirects (a proxy or a Wi-Fi sign-in page, not the API) do not.
     public var countsAsServerAnswer: Bool {
         switch self {
-        case .server, .rateLimited, .undecodable, .rejected, .unauthorized, .updateRequired: true
+        case .server, .rateLimited, .undecodable, .rejected, .unauthorized, .updateRequired, .replyTooLarge: true
         case .offline, .timeout, .connectionFailed, .cancelled, .signedOut: false
+        case .deadlineExceeded, .tooSlow, .tls, .insecureHTTP, .redirected: false
         }
     }
 
@@ -106,6 +154,22 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .timeout: self = .timeout
         case .cancelled: self = .cancelled
         case .other(let reason): self = .connectionFailed(reason)
+        case .deadlineExceeded(let seconds): self = .deadlineExceeded(seconds: seconds)
+        case .tooSlow(let rate, let seconds): self = .tooSlow(bytesPerSecond: rate, seconds: seconds)
+        case .replyTooLarge(let limit): self = .replyTooLarge(limitBytes: limit)
+        case .tls(let problem): self = .tls(problem)
+        case .insecureHTTP(let host): self = .insecureHTTP(host: host)
+        case .invalidHeader(let name):
+            self = .undecodable(
+                "a value for the \(name) header contains control characters, so the request was not sent")
         }
+    }
+
+    /// A redirect's `Location` fit for a sentence: at most 200 characters of visible ASCII, else `nil`.
+    static func sanitizedLocation(_ location: String?) -> String? {
+        guard let location, !location.isEmpty, location.utf8.count <= 200,
+            location.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: ">") })
+        else { return nil }
+        return location
     }
 }

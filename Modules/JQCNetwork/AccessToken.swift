@@ -22,15 +22,20 @@ public enum AccessToken {
 enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
-    /// The instant, or `nil` when `text` is not an IMF-fixdate.
+    /// The instant, or `nil` when `text` is not an IMF-fixdate with a real date and time (year 1…9999,
+    /// hours 0…23, minutes 0…59, seconds 0…60). Out-of-range parts are refused, never computed with, so a
+    /// hostile `Date` or `Retry-After` header cannot overflow the arithmetic (issue 21).
     static func parse(_ text: String) -> Date? {
         let words = text.split(separator: " ")
-        guard words.count == 6, words[5] == "GMT",
+        guard words.count == 6, words[5] == "GMT", words[1].count <= 2, words[3].count == 4,
             let day = Int(words[1]), let monthIndex = months.firstIndex(of: words[2].lowercased()),
-            let year = Int(words[3])
+            let year = Int(words[3]), (1...9999).contains(year)
         else { return nil }
-        let time = words[4].split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3, (1...31).contains(day) else { return nil }
+        let clock = words[4].split(separator: ":", omittingEmptySubsequences: false)
+        let time = clock.compactMap { $0.count == 2 ? Int($0) : nil }
+        guard clock.count == 3, time.count == 3, (1...31).contains(day), (0...23).contains(time[0]),
+            (0...59).contains(time[1]), (0...60).contains(time[2])
+        else { return nil }
         let days = daysFromCivil(year: year, month: monthIndex + 1, day: day)
         let seconds = Double(days) * 86_400 + Double(time[0] * 3600 + time[1] * 60 + time[2])
         return Date(timeIntervalSince1970: seconds)

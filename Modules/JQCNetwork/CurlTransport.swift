@@ -15,9 +15,19 @@ import Synchronization
 /// - Start-up: `curl_global_init` runs once per process and `SIGPIPE` is ignored process-wide before
 ///   the first handle exists (`CURLOPT_NOSIGNAL` is set on every handle).
 /// - Timeouts: connecting ``Configuration/connectTimeout`` (10 s); the whole transfer
-///   ``HTTPRequest/timeout`` (by ``RequestKind``).
+///   ``HTTPRequest/timeout`` (by ``RequestKind``), ``TransportError/deadlineExceeded(seconds:)``.
+/// - Bounds (issue 21, ``TransferLimits``): a reply body over its kind's limit is refused from its
+///   `Content-Length` (`CURLOPT_MAXFILESIZE_LARGE`) or aborted by the write callback as soon as it passes the
+///   limit; a header block over its limit likewise; a transfer slower than the low-speed limit is stopped
+///   (`CURLOPT_LOW_SPEED_LIMIT`/`_TIME`). Each ends in its own ``TransportError``. Nothing asks for
+///   compressed replies, so no body grows after it arrives.
 /// - TLS: peer and host verification are always on for https; there is no switch to turn them off.
-///   Plain http is accepted (loopback dev server).
+///   Extra trust comes only from ``Configuration/trust`` (``TLSTrust``: added to the system store). A refused
+///   certificate says which check failed (``TLSProblem``).
+/// - Plain http: to loopback hosts only, unless ``Configuration/allowInsecureHTTP``; then a request that
+///   ``HTTPRequest/carriesPassword`` is preceded by a warning (``Configuration/warn``).
+/// - Redirects are never followed (`CURLOPT_FOLLOWLOCATION` 0): a 3xx is handed over as a reply, so
+///   `Authorization` never travels to another origin. Header values with control characters are never sent.
 /// - Uploads: no `Expect: 100-continue` stall; `multipart/form-data` through `curl_mime`, files streamed
 ///   from disk; upload progress reported from `CURLOPT_XFERINFOFUNCTION`.
 /// - Cancellation: cancelling the calling task aborts the transfer within about a second (libcurl calls
@@ -37,15 +47,31 @@ public final class CurlTransport: HTTPTransport {
         public var maximumIdleHandles: Int
         /// Send `POST`/`PATCH` on a fresh connection so no layer can ever re-send them. Default `true`.
         public var freshConnectionForNonIdempotent: Bool
+        /// Reply size and speed bounds. Default ``TransferLimits/init(maximumJSONReplyBytes:maximumPhotoBytes:maximumHeaderBytes:lowSpeedBytesPerSecond:lowSpeedSeconds:)``'s defaults.
+        public var limits: TransferLimits
+        /// Certificate authorities trusted beyond the system store. Default none (``TLSTrust/systemOnly``).
+        public var trust: TLSTrust
+        /// Whether plain `http://` to a host that is not loopback is allowed (`--allow-insecure-http`). Default `false`.
+        public var allowInsecureHTTP: Bool
+        /// Receives a warning sentence for a person (the shell prints it on stderr) before a password goes
+        /// out over plain http to a host that is not loopback; `nil` only logs it.
+        public var warn: (@Sendable (String) -> Void)?
 
-        /// The defaults: 10 s connect timeout, 4 idle handles, fresh connections for non-idempotent requests.
+        /// The defaults: 10 s connect timeout, 4 idle handles, fresh connections for non-idempotent requests,
+        /// the default limits, the system's certificate authorities, plain http to loopback only.
         public init(
             connectTimeout: Double = 10, maximumIdleHandles: Int = 4,
-            freshConnectionForNonIdempotent: Bool = true
+            freshConnectionForNonIdempotent: Bool = true, limits: TransferLimits = TransferLimits(),
+            trust: TLSTrust = .systemOnly, allowInsecureHTTP: Bool = false,
+            warn: (@Sendable (String) -> Void)? = nil
         ) {
             self.connectTimeout = connectTimeout
             self.maximumIdleHandles = maximumIdleHandles
             self.freshConnectionForNonIdempotent = freshConnectionForNonIdempotent
+            self.limits = limits
+            self.trust = trust
+            self.allowInsecureHTTP = allowInsecureHTTP
+            self.warn = warn
         }
     }
 
@@ -53,6 +79,7 @@ public final class CurlTransport: HTTPTransport {
     public let configuration: Configuration
     private let idle = Mutex<[EasyHandle]>([])
     private let logger: Logger
+    private let trustStore: CATrustStore
 
     /// Process-wide start-up, run once (Swift initialises a static `let` exactly once, thread-safely).
     private static let processSetUp: Bool = {
@@ -68,6 +95,24 @@ public final class CurlTransport: HTTPTransport {
         _ = CurlTransport.processSetUp
         self.configuration = configuration
         self.logger = logger
+        let defaults = CurlTransport.defaultCALocations()
+        trustStore = CATrustStore(
+            configuration.trust, defaultBundle: defaults.bundle, defaultDirectory: defaults.directory)
+        if let problem = trustStore.problem { logger.warning("\(problem.message)") }
+    }
+
+    /// libcurl's built-in CA bundle and directory (`CURLINFO_CAINFO`, `CURLINFO_CAPATH`, libcurl 7.84+).
+    private static func defaultCALocations() -> (bundle: String?, directory: String?) {
+        guard let handle = curl_easy_init() else { return (nil, nil) }
+        defer { curl_easy_cleanup(handle) }
+        var bundle: UnsafePointer<CChar>?
+        var directory: UnsafePointer<CChar>?
+        let bundleCode = jqc_curl_easy_getinfo_string(handle, CURLINFO_CAINFO, &bundle)
+        let directoryCode = jqc_curl_easy_getinfo_string(handle, CURLINFO_CAPATH, &directory)
+        return (
+            bundleCode == CURLE_OK ? bundle.map { String(cString: $0) } : nil,
+            directoryCode == CURLE_OK ? directory.map { String(cString: $0) } : nil
+        )
     }
 
     /// The number of idle handles kept for reuse (tests).
@@ -77,6 +122,7 @@ public final class CurlTransport: HTTPTransport {
     public func send(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws
         -> HTTPResponse
     {
+        try checkBeforeSending(request)
         let first = try await attempt(request, progress: progress)
         switch first {
         case .success(let response):
@@ -97,6 +143,31 @@ public final class CurlTransport: HTTPTransport {
         }
     }
 
+    /// Refuses what must never leave: plain http to a host that is not loopback (unless allowed, and then
+    /// a warning before a password), https while the named trust is unusable, and unsafe header fields.
+    private func checkBeforeSending(_ request: HTTPRequest) throws {
+        let host = request.url.host ?? ""
+        if PlainHTTP.isInsecure(request.url) {
+            guard configuration.allowInsecureHTTP else { throw TransportError.insecureHTTP(host: host) }
+            if request.carriesPassword {
+                let warning =
+                    "the password is being sent over plain HTTP (no TLS) to \(host), unencrypted: anyone on the "
+                    + "network path can read it (--allow-insecure-http)."
+                logger.warning(warning)
+                configuration.warn?(warning)
+            }
+        }
+        if request.url.scheme?.lowercased() == "https", let problem = trustStore.problem {
+            throw TransportError.tls(problem)
+        }
+        for field in request.headers
+        where !HTTPHeaders.isValidName(field.name) || !HTTPHeaders.isSafeValue(field.value) {
+            let shown = String(
+                field.name.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }.prefix(40))
+            throw TransportError.invalidHeader(name: shown.isEmpty ? "unnamed" : shown)
+        }
+    }
+
     // MARK: - One transfer
 
     private struct Failure: Error {
@@ -112,14 +183,16 @@ public final class CurlTransport: HTTPTransport {
     ) async throws -> Result<HTTPResponse, Failure> {
         if Task.isCancelled { throw TransportError.cancelled }
         let handle = acquire()
-        let transfer = Transfer(progress: progress)
+        let transfer = Transfer(
+            progress: progress, maximumBodyBytes: request.kind.maximumReplyBytes(configuration.limits),
+            maximumHeaderBytes: configuration.limits.maximumHeaderBytes)
         let started = ContinuousClock.now
         let result: Result<HTTPResponse, Failure> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                handle.queue.async { [configuration] in
+                handle.queue.async { [configuration, trustStore] in
                     let outcome = CurlTransport.perform(
                         request, on: handle, transfer: transfer,
-                        configuration: configuration, fresh: fresh)
+                        configuration: configuration, trust: trustStore, fresh: fresh)
                     continuation.resume(returning: outcome)
                 }
             }
@@ -156,7 +229,7 @@ public final class CurlTransport: HTTPTransport {
     /// Runs one blocking transfer on the calling (worker) thread.
     private static func perform(
         _ request: HTTPRequest, on handle: EasyHandle, transfer: Transfer,
-        configuration: Configuration, fresh: Bool
+        configuration: Configuration, trust: CATrustStore, fresh: Bool
     ) -> Result<HTTPResponse, Failure> {
         let curl = handle.pointer
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
@@ -173,11 +246,25 @@ public final class CurlTransport: HTTPTransport {
         _ = jqc_curl_easy_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
         _ = jqc_curl_easy_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
         _ = jqc_curl_easy_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0)
-        let overall = max(1, Int(request.timeout * 1000))
+        _ = jqc_curl_easy_setopt_long(curl, CURLOPT_MAXREDIRS, 0)
+        if let bundle = trust.bundle {
+            _ = bundle.withUnsafeBytes { bytes in
+                jqc_curl_easy_setopt_blob_copy(curl, CURLOPT_CAINFO_BLOB, bytes.baseAddress, bytes.count)
+            }
+        }
+        if let directories = trust.directories {
+            _ = directories.withCString { jqc_curl_easy_setopt_string(curl, CURLOPT_CAPATH, $0) }
+        }
+        let overall = CurlTransport.milliseconds(request.timeout)
         _ = jqc_curl_easy_setopt_long(curl, CURLOPT_TIMEOUT_MS, overall)
         _ = jqc_curl_easy_setopt_long(
-            curl, CURLOPT_CONNECTTIMEOUT_MS,
-            min(overall, max(1, Int(configuration.connectTimeout * 1000))))
+            curl, CURLOPT_CONNECTTIMEOUT_MS, min(overall, CurlTransport.milliseconds(configuration.connectTimeout)))
+        let limits = configuration.limits
+        _ = jqc_curl_easy_setopt_offset(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(transfer.maximumBodyBytes))
+        if limits.lowSpeedBytesPerSecond > 0 {
+            _ = jqc_curl_easy_setopt_long(curl, CURLOPT_LOW_SPEED_LIMIT, limits.lowSpeedBytesPerSecond)
+            _ = jqc_curl_easy_setopt_long(curl, CURLOPT_LOW_SPEED_TIME, limits.lowSpeedSeconds)
+        }
         if fresh || (!request.isIdempotent && configuration.freshConnectionForNonIdempotent) {
             _ = jqc_curl_easy_setopt_long(curl, CURLOPT_FRESH_CONNECT, 1)
         }
@@ -261,7 +348,7 @@ public final class CurlTransport: HTTPTransport {
         let code = curl_easy_perform(curl)
         var receivedStatus = 0
         _ = jqc_curl_easy_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &receivedStatus)
-        if code == CURLE_PARTIAL_FILE && receivedStatus > 0 && !transfer.isCancelled {
+        if code == CURLE_PARTIAL_FILE && receivedStatus > 0 && !transfer.isCancelled && transfer.exceeded == nil {
             // The reply was cut short: hand over what arrived so the caller classifies it as unreadable.
             return .success(
                 HTTPResponse(
@@ -278,15 +365,33 @@ public final class CurlTransport: HTTPTransport {
         var requestSize = 0
         _ = jqc_curl_easy_getinfo_long(curl, CURLINFO_REQUEST_SIZE, &requestSize)
         let message = transfer.errorMessage(code: code)
+        let host = request.url.host ?? "the server"
         let error: TransportError
         if transfer.isCancelled {
             error = .cancelled
+        } else if let limit = transfer.exceeded {
+            error = .replyTooLarge(limitBytes: limit)
         } else {
             switch code {
             case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
                 error = .offline(message)
+            case CURLE_FILESIZE_EXCEEDED:
+                error = .replyTooLarge(limitBytes: transfer.maximumBodyBytes)
             case CURLE_OPERATION_TIMEDOUT:
-                error = .timeout(message)
+                error = timeoutKind(
+                    curl, request: request, limits: configuration.limits, reused: newConnections == 0,
+                    message: message)
+            case CURLE_PEER_FAILED_VERIFICATION:
+                var verifyResult = 0
+                _ = jqc_curl_easy_getinfo_long(curl, CURLINFO_SSL_VERIFYRESULT, &verifyResult)
+                error = .tls(.verification(code: verifyResult, host: host, detail: message))
+            case CURLE_SSL_CACERT_BADFILE:
+                error = .tls(
+                    .trustFileUnusable(
+                        path: "the trusted certificate authorities", origin: "",
+                        reason: "libcurl could not read them (\(message))"))
+            case CURLE_SSL_CONNECT_ERROR:
+                error = .tls(.handshakeFailed(host: host, reason: message))
             default:
                 error = .other(message)
             }
@@ -297,13 +402,43 @@ public final class CurlTransport: HTTPTransport {
                 bytesSent: requestSize))
     }
 
+    /// Which limit a `CURLE_OPERATION_TIMEDOUT` hit: connecting (no connection was ready), the whole
+    /// transfer's deadline (the time spent reached it), or else the low-speed limit.
+    private static func timeoutKind(
+        _ curl: UnsafeMutableRawPointer, request: HTTPRequest, limits: TransferLimits, reused: Bool,
+        message: String
+    ) -> TransportError {
+        var ready: curl_off_t = 0  // µs until the request could be sent (TCP and TLS done), 0 if never
+        _ = jqc_curl_easy_getinfo_offset(curl, CURLINFO_PRETRANSFER_TIME_T, &ready)
+        var total: curl_off_t = 0
+        _ = jqc_curl_easy_getinfo_offset(curl, CURLINFO_TOTAL_TIME_T, &total)
+        guard reused || ready > 0 else { return .timeout(message) }
+        let elapsed = Double(total) / 1_000_000
+        if limits.lowSpeedBytesPerSecond == 0 || elapsed >= request.timeout - 0.05 {
+            return .deadlineExceeded(seconds: request.timeout)
+        }
+        return .tooSlow(bytesPerSecond: limits.lowSpeedBytesPerSecond, seconds: limits.lowSpeedSeconds)
+    }
+
+    /// `seconds` as whole milliseconds for libcurl, at least 1; checked (a non-finite or huge value is
+    /// held at a day, never converted with a trap).
+    static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite else { return 86_400_000 }
+        let value = (seconds * 1000).rounded(.up)
+        return Int(exactly: min(max(value, 1), 86_400_000)) ?? 86_400_000
+    }
+
     // MARK: - C callbacks (called on libcurl's thread; context is an unretained `Transfer`)
 
     static let writeCallback: jqc_curl_data_callback = { buffer, size, count, context in
         guard let context else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-        let length = size * count
+        let length = size &* count
         if transfer.isCancelled { return 0 }
+        if Int64(transfer.body.count) + Int64(length) > transfer.maximumBodyBytes {
+            transfer.exceeded = transfer.maximumBodyBytes  // aborts: libcurl ends with CURLE_WRITE_ERROR
+            return 0
+        }
         if let buffer, length > 0 {
             transfer.body.append(UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
         }
@@ -313,12 +448,18 @@ public final class CurlTransport: HTTPTransport {
     static let headerCallback: jqc_curl_data_callback = { buffer, size, count, context in
         guard let context else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-        let length = size * count
+        let length = size &* count
         guard let buffer, length > 0 else { return length }
+        transfer.headerBytes += length
+        if transfer.headerBytes > transfer.maximumHeaderBytes {
+            transfer.exceeded = Int64(transfer.maximumHeaderBytes)
+            return 0
+        }
         let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
             transfer.headers.removeAll()  // a new status line (after `100 Continue` or a retry)
+            transfer.headerBytes = length
         } else if let colon = line.firstIndex(of: ":") {
             let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
             let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
@@ -366,13 +507,20 @@ final class EasyHandle: @unchecked Sendable {  // because: one transfer at a tim
 final class Transfer: @unchecked Sendable {  // because: only the perform thread mutates it; the flag is atomic.
     var body = Data()
     var headers: [(String, String)] = []
+    var headerBytes = 0
     var lastReportedUpload: curl_off_t = -1
+    /// The limit the reply passed (body or header block), once a callback aborted the transfer for it.
+    var exceeded: Int64?
+    let maximumBodyBytes: Int64
+    let maximumHeaderBytes: Int
     let progress: (@Sendable (Int64, Int64) -> Void)?
     let errorBuffer: UnsafeMutablePointer<CChar>
     private let cancelled = Atomic<Bool>(false)
 
-    init(progress: (@Sendable (Int64, Int64) -> Void)?) {
+    init(progress: (@Sendable (Int64, Int64) -> Void)?, maximumBodyBytes: Int64, maximumHeaderBytes: Int) {
         self.progress = progress
+        self.maximumBodyBytes = maximumBodyBytes
+        self.maximumHeaderBytes = maximumHeaderBytes
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }

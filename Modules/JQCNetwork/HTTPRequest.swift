@@ -2,11 +2,17 @@ import Foundation
 
 /// An HTTP method the client sends.
 public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
+    /// `GET`: reads; safe to repeat.
     case get = "GET"
+    /// `POST`: creates or acts (login, refresh, inspections, issues, uploads); never re-sent once it may have arrived.
     case post = "POST"
+    /// `PUT`: replaces a resource; idempotent.
     case put = "PUT"
+    /// `PATCH`: changes part of a record (an inspection; an issue's status, handler, photos); never re-sent.
     case patch = "PATCH"
+    /// `DELETE`: removes a resource; idempotent.
     case delete = "DELETE"
+    /// `HEAD`: like `GET` without a body.
     case head = "HEAD"
 
     /// Whether sending the request twice has the same effect as sending it once (RFC 9110 §9.2.2).
@@ -19,21 +25,33 @@ public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// What a request is for; it selects the overall time limit of the transfer (issue 4).
+/// What a request is for; it selects the overall time limit of the transfer (issue 4) and the largest
+/// reply body accepted (issue 21, ``TransferLimits``).
 public enum RequestKind: Sendable, Hashable {
-    /// An ordinary API call: 30 s.
+    /// An ordinary API call: 30 s; a JSON reply.
     case api
-    /// A photo or other large upload: 120 s.
+    /// A photo or other large upload: 120 s; a JSON reply.
     case upload
-    /// A connectivity probe (`/health`): 5 s.
+    /// A connectivity probe (`/health`): 5 s; a JSON reply.
     case probe
+    /// A photo's bytes (`GET /static/…`, not enveloped): 120 s; up to the contract's 50 MB.
+    case photo
 
     /// The overall time limit in seconds (connecting, sending and receiving together).
     public var timeout: Double {
         switch self {
         case .api: 30
-        case .upload: 120
+        case .upload, .photo: 120
         case .probe: 5
+        }
+    }
+
+    /// The largest reply body in bytes a transfer of this kind accepts under `limits`: the photo limit for
+    /// ``photo``, the JSON reply limit for every other kind.
+    public func maximumReplyBytes(_ limits: TransferLimits) -> Int64 {
+        switch self {
+        case .photo: limits.maximumPhotoBytes
+        case .api, .upload, .probe: limits.maximumJSONReplyBytes
         }
     }
 }
@@ -123,6 +141,28 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.append((name: name, value: value))
     }
 
+    /// Whether `value` may be sent as a header field value: no control character (CR, LF, NUL and the rest
+    /// of C0, DEL, C1) except horizontal tab, at most ``maximumValueBytes`` UTF-8 bytes (RFC 9110 §5.5). A
+    /// value built from server data (a token) that fails this is never sent (issue 21).
+    public static func isSafeValue(_ value: String) -> Bool {
+        value.utf8.count <= maximumValueBytes
+            && value.unicodeScalars.allSatisfy { scalar in
+                scalar == "\t" || !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
+            }
+    }
+
+    /// Whether `name` is an HTTP field name: one or more `tchar`s (RFC 9110 §5.1, §5.6.2).
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+    }
+
+    /// The longest header value sent, in UTF-8 bytes: 16 KiB (an 8 KiB token plus its scheme fits).
+    public static let maximumValueBytes = 16_384
+
     /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
@@ -158,11 +198,15 @@ public struct HTTPRequest: Sendable, Hashable {
     public var timeoutOverride: Double?
     /// Marks a non-idempotent request as safe to send twice (the server dedupes it); `nil` follows the method.
     public var idempotentOverride: Bool?
+    /// Whether the body carries a password (`POST /auth/login`): over plain `http://` to a host that is not
+    /// loopback (allowed only with `--allow-insecure-http`) the transport warns before sending it.
+    public var carriesPassword: Bool
 
     /// A request.
     public init(
         method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: HTTPBody = .none,
-        kind: RequestKind = .api, timeoutOverride: Double? = nil, idempotentOverride: Bool? = nil
+        kind: RequestKind = .api, timeoutOverride: Double? = nil, idempotentOverride: Bool? = nil,
+        carriesPassword: Bool = false
     ) {
         self.method = method
         self.url = url
@@ -171,6 +215,7 @@ public struct HTTPRequest: Sendable, Hashable {
         self.kind = kind
         self.timeoutOverride = timeoutOverride
         self.idempotentOverride = idempotentOverride
+        self.carriesPassword = carriesPassword
     }
 
     /// The overall time limit in seconds.

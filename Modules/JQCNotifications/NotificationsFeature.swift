@@ -21,7 +21,8 @@ public struct NotificationsFeature: FeatureModule {
     public let poller: NotificationPoller
 
     /// The feature over the core.
-    public init(core: FeatureCore) {
+    /// - Parameter pollInterval: seconds between notification polls while online and signed in (the seed's 60).
+    public init(core: FeatureCore, pollInterval: Double = NotificationPoller.defaultInterval) {
         store = NotificationStore(queue: core.database)
         let sinks = NotificationRelay()
         self.sinks = sinks
@@ -31,7 +32,8 @@ public struct NotificationsFeature: FeatureModule {
         dashboard = DashboardService(store: store, api: core.api, clock: core.clock, logger: core.logger)
         let api = core.api
         poller = NotificationPoller(
-            connectivity: core.connectivity, clock: core.clock, isSignedIn: { await api.isSignedIn },
+            connectivity: core.connectivity, clock: core.clock, interval: pollInterval,
+            isSignedIn: { await api.isSignedIn },
             poll: { await service.poll() })
     }
 

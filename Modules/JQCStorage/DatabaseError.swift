@@ -45,7 +45,6 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable
     /// The statement that failed, when there was one.
     public let sql: String?
 
-    /// An error for a SQLite result code.
     /// An error for a SQLite result code; `systemErrno` (from `sqlite3_system_errno`) turns a failed write on a
     /// full disk (ENOSPC, EFBIG, EDQUOT), which SQLite may report as an I/O error, into ``Kind/diskFull``.
     public init(
@@ -62,6 +61,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable
         }
     }
 
+    /// An error for a SQLite result code (primary or extended; ``kind`` comes from the primary `resultCode & 0xff`,
+    /// ``extendedResultCode`` is `extendedResultCode ?? resultCode`).
     public init(resultCode: Int32, extendedResultCode: Int32? = nil, detail: String, sql: String? = nil) {
         self.resultCode = resultCode & 0xff
         self.extendedResultCode = extendedResultCode ?? resultCode

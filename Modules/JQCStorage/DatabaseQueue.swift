@@ -39,8 +39,7 @@ public struct DatabaseConfiguration: Sendable {
 /// try store.write { db in try db.execute("UPDATE …", [value, id]) }
 /// let count: Int? = try store.read { db in try db.scalar("SELECT count(*) FROM …") }
 /// ```
-// because: the connection is touched only while `lock` is held.
-public final class DatabaseQueue: @unchecked Sendable {
+public final class DatabaseQueue: @unchecked Sendable {  // because: the connection is touched only under `lock`.
     private let lock = NSLock()
     private var connection: Database?
     /// The file path.

@@ -3,10 +3,15 @@ import JQCKit
 
 /// One SQLite value, as stored: the five storage classes.
 public enum DatabaseValue: Sendable, Hashable {
+    /// `NULL`.
     case null
+    /// `INTEGER`: a signed 64-bit integer (also booleans, 0 or 1).
     case integer(Int64)
+    /// `REAL`: an 8-byte IEEE floating-point number.
     case real(Double)
+    /// `TEXT`: a UTF-8 string.
     case text(String)
+    /// `BLOB`: bytes, stored as given.
     case blob(Data)
 }
 

@@ -14,8 +14,9 @@ extension SyncFailure {
         case let api as APIError:
             switch api {
             case .offline: return .offline
-            case .timeout, .connectionFailed: return .timeout
-            case .server, .undecodable: return .server(api.message)
+            case .timeout, .connectionFailed, .deadlineExceeded, .tooSlow: return .timeout
+            case .server, .undecodable, .replyTooLarge: return .server(api.message)
+            case .tls, .insecureHTTP, .redirected: return .offline  // the API cannot be reached as configured
             case .rateLimited(let retryAfter): return .rateLimited(retryAfter: retryAfter)
             case .unauthorized, .signedOut: return .signedOut
             case .rejected(_, let message): return .rejected(message)

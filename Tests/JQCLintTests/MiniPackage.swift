@@ -21,7 +21,7 @@ struct MiniPackage {
     /// The policy, with `EXCEPTIONS` and `EXTRA` to fill in.
     static let policyTemplate = """
         {
-          "policyVersion": 1,
+          "policyVersion": 2,
           "platformModules": ["Foundation"],
           "tiers": [
             {"tier": 0, "name": "base", "modules": ["Base"], "mayImport": []},
@@ -33,7 +33,7 @@ struct MiniPackage {
           ],
           "forbidden": [],
           "textRules": [
-            {"id": "no-print", "check": "tokens", "tokens": ["print", "("], "in": {"paths": ["Sources/"]},
+            {"id": "no-print", "check": "call", "names": ["print"], "in": {"paths": ["Sources/"]},
              "message": "print is used.", "because": "Libraries log.", "hint": "Use the logger."}
           ],
           "exceptions": [EXCEPTIONS]
@@ -42,7 +42,7 @@ struct MiniPackage {
 
     static let sources: [String: String] = [
         "Sources/CLib/module.modulemap": "module CLib { header \"shim.h\" }\n",
-        "Sources/Base/Base.swift": "import Foundation\nimport CLib\n\npublic let base = 1\n",
+        "Sources/Base/Base.swift": "import Foundation\nimport CLib\n\n/// The base value.\npublic let base = 1\n",
         "Sources/Upper/Upper.swift": "import Base\n\nfunc shout() {\n    print(\"up\")\n}\n",
         "Sources/Side/Side.swift": "import Base\n",
         "Tests/UpperTests/UpperTests.swift": "import Testing\n@testable import Upper\n",

@@ -360,9 +360,230 @@ let ruleCases: [RuleCase] = [
             """#),
 ]
 
+/// The four places the hand-written lexer misread (issue 19), each with its clean twin: SwiftParser reads them
+/// as the compiler does.
+let lexerMissCases: [RuleCase] = [
+    // A byte-order mark glued to the first `import` made one word of them.
+    RuleCase(
+        rule: "csqlite-door", target: "JQCSync", path: "Modules/JQCSync/Raw.swift",
+        bad: "\u{FEFF}import ⚑CSQLite\n",
+        clean: "\u{FEFF}import CSQLite\n", cleanTarget: "JQCStorage", cleanPath: "Modules/JQCStorage/Database.swift"),
+    // A bare regex literal holding `"""` opened a multi-line string that swallowed the rest of the file.
+    RuleCase(
+        rule: "ccurl-door", target: "JQCSync", path: "Modules/JQCSync/Quotes.swift",
+        bad: #"""
+            let quotes = /"""/
+            import ⚑CCurl
+            """#,
+        clean: #"""
+            let quotes = /"""/
+            import JQCKit
+            """#),
+    // A bare regex literal holding `/*` opened a block comment that swallowed the rest of the file.
+    RuleCase(
+        rule: "cjpeg-door", target: "JQCPhotos", path: "Modules/JQCPhotos/Slashes.swift",
+        bad: #"""
+            let slashes = /\/*/
+            import ⚑CJPEG
+            """#,
+        clean: #"""
+            let slashes = /\/*/
+            import JQCJPEG
+            """#),
+    // The owner of a door re-exporting it hands the C library to every importer: a finding even in the owner.
+    RuleCase(
+        rule: "re-exported-door", target: "JQCStorage", path: "Modules/JQCStorage/Database.swift",
+        bad: #"""
+            @_exported import ⚑CSQLite
+            """#,
+        clean: #"""
+            import CSQLite
+            @_exported import JQCKit
+            """#),
+]
+
+/// The rules added with the syntax tree (issue 19): the toolchain's SwiftSyntax modules are the linter's alone,
+/// and every public declaration of a non-test target has a `///` comment.
+let syntaxRuleCases: [RuleCase] = [
+    RuleCase(
+        rule: "swiftsyntax-in-linter", target: "JQCKit", path: "Modules/JQCKit/Tree.swift",
+        bad: #"""
+            import ⚑SwiftSyntax
+            """#,
+        clean: #"""
+            import SwiftSyntax
+            """#, cleanTarget: "JQCLint", cleanPath: "Tooling/JQCLint/Tree.swift"),
+    RuleCase(
+        rule: "swiftparser-in-linter", target: "jqc-shell", path: "Apps/jqc-shell/Parse.swift",
+        bad: #"""
+            @preconcurrency import ⚑SwiftParser
+            """#,
+        clean: #"""
+            @preconcurrency import SwiftParser
+            """#, cleanTarget: "JQCLint", cleanPath: "Tooling/JQCLint/Parse.swift"),
+    RuleCase(
+        rule: "re-exported-door", target: "JQCNetwork", path: "Modules/JQCNetwork/Curl.swift",
+        bad: #"""
+            #if canImport(CCurl)
+            @_exported @preconcurrency import ⚑CCurl
+            #endif
+            """#,
+        clean: #"""
+            #if canImport(CCurl)
+            @preconcurrency import CCurl
+            #endif
+            """#),
+    RuleCase(
+        rule: "undocumented-public", target: "JQCKit", path: "Modules/JQCKit/Logger.swift",
+        bad: #"""
+            /// Logs at the debug level.
+            public func debug(_ message: String) {}
+            ⚑public func info(_ message: String) {}
+            """#,
+        clean: #"""
+            /// Logs at the debug level.
+            public func debug(_ message: String) {}
+
+            /** Logs at the info level. */
+            public func info(_ message: String) {}
+            func warning(_ message: String) {}
+            """#),
+    RuleCase(
+        rule: "undocumented-public", target: "JQCStorage", path: "Modules/JQCStorage/DatabaseQueue.swift",
+        bad: #"""
+            /// The local store.
+            // because: the connection is touched only while `lock` is held.
+            ⚑public final class DatabaseQueue: @unchecked Sendable {}
+            """#,
+        clean: #"""
+            /// The local store.
+            public final class DatabaseQueue: @unchecked Sendable {}  // because: touched only under `lock`.
+            """#),
+    RuleCase(
+        rule: "undocumented-public", target: "JQCKit", path: "Modules/JQCKit/Inline.swift",
+        bad: #"""
+            ⚑@inlinable
+            /// A doc comment after an attribute belongs to nothing.
+            public func twice(_ value: Int) -> Int { value * 2 }
+            """#,
+        clean: #"""
+            /// Doubles a value.
+            @inlinable
+            public func twice(_ value: Int) -> Int { value * 2 }
+            """#),
+    RuleCase(
+        rule: "undocumented-public", target: "JQCKit", path: "Modules/JQCKit/Level.swift",
+        bad: #"""
+            /// A level.
+            public struct Level {
+                ⚑public var description: String { "level" }
+            }
+            """#,
+        clean: #"""
+            /// A level.
+            public struct Level: CustomStringConvertible {
+                public var description: String { "level" }
+            }
+
+            extension Level: Codable, Equatable {
+                public init(from decoder: any Decoder) throws { self.init() }
+                public func encode(to encoder: any Encoder) throws {}
+                public static func == (lhs: Level, rhs: Level) -> Bool { true }
+            }
+            """#),
+    RuleCase(
+        rule: "undocumented-public", target: "JQCKit", path: "Modules/JQCKit/Sink.swift",
+        bad: #"""
+            /// Where lines go.
+            public protocol Sink {
+                /// Writes one line.
+                func write(_ line: String)
+            }
+
+            /// Drops every line.
+            public struct DroppingSink: Sink {
+                public func write(_ line: String) {}
+                ⚑public func flush() {}
+            }
+            """#,
+        clean: #"""
+            /// Where lines go.
+            public protocol Sink {
+                /// Writes one line.
+                func write(_ line: String)
+            }
+
+            extension Sink {
+                public func write(_ line: String) {}
+            }
+
+            /// Drops every line.
+            public struct DroppingSink: Sink {
+                public func write(_ line: String) {}
+                override public func copy() -> Any { self }
+            }
+            """#),
+    RuleCase(
+        rule: "undocumented-public", target: "JQCKit", path: "Modules/JQCKit/Severity.swift",
+        bad: #"""
+            /// How much an issue matters.
+            public enum Severity: String {
+                /// Can wait.
+                case low
+                ⚑case high
+            }
+            """#,
+        clean: #"""
+            /// How much an issue matters.
+            enum Severity: String {
+                case low
+                public var label: String { rawValue }
+            }
+
+            private extension Severity {
+                var shouted: String { rawValue.uppercased() }
+            }
+            """#),
+    RuleCase(
+        rule: "undocumented-public", target: "JQCKit", path: "Modules/JQCKit/Extensions.swift",
+        bad: #"""
+            /// A source of lines.
+            public protocol Source {
+                ⚑func next() -> String?
+            }
+
+            public extension String {
+                /// The text with its first letter upper-cased.
+                var capitalisedFirst: String { prefix(1).uppercased() + dropFirst() }
+            }
+            """#,
+        clean: #"""
+            public extension String {
+                /// The text with its first letter upper-cased.
+                var capitalisedFirst: String { prefix(1).uppercased() + dropFirst() }
+                internal var quiet: String { self }
+            }
+            """#),
+    RuleCase(
+        rule: "undocumented-public", target: "JQCKit", path: "Modules/JQCKit/Extensions.swift",
+        bad: #"""
+            public extension String {
+                ⚑var shouted: String { uppercased() }
+            }
+            """#,
+        clean: #"""
+            public extension String {
+                var shouted: String { uppercased() }
+            }
+            """#, cleanTarget: "JQCKitTests", cleanPath: "Tests/JQCKitTests/Extensions.swift"),
+]
+
+/// Every planted case: the 36 of issue 10, the four lexer misses and the rules of issue 19.
+let plantedCases = ruleCases + lexerMissCases + syntaxRuleCases
+
 @Suite("Planted sources: every rule finds its marked offence and nothing in the clean twin")
 struct PlantedRuleTests {
-    @Test("a planted offence gives exactly one finding at the marked line and column", arguments: ruleCases)
+    @Test("a planted offence gives exactly one finding at the marked line and column", arguments: plantedCases)
     func offenceIsFound(_ ruleCase: RuleCase) throws {
         let planted = PlantedSource(ruleCase.bad)
         let findings = try Repository.linter().check(
@@ -373,7 +594,7 @@ struct PlantedRuleTests {
         #expect(findings.allSatisfy { $0.path == ruleCase.path && !$0.note.isEmpty && !$0.hint.isEmpty })
     }
 
-    @Test("the clean twin of a planted offence gives no finding", arguments: ruleCases)
+    @Test("the clean twin of a planted offence gives no finding", arguments: plantedCases)
     func cleanTwinIsClean(_ ruleCase: RuleCase) throws {
         let findings = try Repository.linter().check(
             source: ruleCase.clean, path: ruleCase.cleanPath ?? ruleCase.path,
@@ -384,11 +605,12 @@ struct PlantedRuleTests {
     @Test("every rule of the policy and every built-in file rule has a planted case")
     func everyRuleIsPlanted() throws {
         let policy = try Repository.policy.get()
-        let planted = Set(ruleCases.map(\.rule))
+        let planted = Set(plantedCases.map(\.rule))
         let rules =
             policy.textRules.map(\.id) + policy.protected.map(\.id) + policy.forbidden.map(\.id)
             + (policy.moduleRules ?? []).map(\.id)
             + [BuiltInRule.layering, BuiltInRule.undeclaredDependency, BuiltInRule.unknownImport]
+            + [BuiltInRule.reExportedDoor, BuiltInRule.undocumentedPublic]
         #expect(Set(rules).subtracting(planted).sorted() == [])
     }
 }
@@ -434,5 +656,33 @@ struct FindingMessageTests {
                 "A string literal holds an SQL statement outside JQCStorage and the *Store.swift files. "
                     + "Found: \"DELETE FROM\"."
             ])
+    }
+
+    @Test("a door re-exported by a module that may not import it is two findings: the door and the re-export")
+    func reExportOutsideTheOwner() throws {
+        let findings = try Repository.linter().check(
+            source: "@_exported import CSQLite\n", path: "Modules/JQCSync/Raw.swift", target: "JQCSync")
+        #expect(
+            findings.map { "\($0.rule)@\($0.line):\($0.column)" } == ["csqlite-door@1:19", "re-exported-door@1:19"])
+        #expect(
+            findings.last?.message
+                == "JQCSync re-exports CSQLite (@_exported import), which hands it to every module that imports "
+                + "JQCSync.")
+        #expect(findings.last?.note.hasPrefix("STYLE.md item 2: C stays behind one door;") == true)
+        #expect(findings.last?.note.contains("Only JQCStorage may import CSQLite ([csqlite-door])") == true)
+    }
+
+    @Test("a doc comment cut off by a plain comment is named in the finding, with the way to fix it")
+    func cutOffDocComment() throws {
+        let findings = try Repository.linter().check(
+            source:
+                "/// The store.\n// because: only under the lock.\npublic final class Queue: @unchecked Sendable {}\n",
+            path: "Modules/JQCStorage/Queue.swift", target: "JQCStorage")
+        #expect(
+            findings.map(\.message) == [
+                "The public class Queue has no /// doc comment directly above it: the comment "
+                    + "`// because: only under the lock.` cuts its doc comment off."
+            ])
+        #expect(findings.first?.hint.hasPrefix("Move the plain comment to the end of the declaration's line") == true)
     }
 }

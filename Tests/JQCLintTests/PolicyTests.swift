@@ -6,9 +6,9 @@ import Testing
 @Suite("A malformed policy is refused with a sentence saying what to fix")
 struct PolicyTests {
     static let valid = """
-        {"policyVersion": 1, "platformModules": [], "protected": [], "forbidden": [], "exceptions": [],
+        {"policyVersion": 2, "platformModules": [], "protected": [], "forbidden": [], "exceptions": [],
          "tiers": [{"name": "base", "modules": ["Base"], "mayImport": []}],
-         "textRules": [{"id": "no-print", "check": "tokens", "tokens": ["print"], "message": "m", "because": "b"}]}
+         "textRules": [{"id": "no-print", "check": "call", "names": ["print"], "message": "m", "because": "b"}]}
         """
 
     func error(_ text: String) -> LintError? {
@@ -50,8 +50,8 @@ struct PolicyTests {
     func unknownCheck() {
         let failure = error(
             PolicyTests.valid.replacingOccurrences(
-                of: "\"tokens\", \"tokens\"",
-                with: "\"regex\", \"tokens\""))
+                of: "\"call\", \"names\"",
+                with: "\"tokens\", \"names\""))
         #expect(failure?.code == .policyUnreadable)
         #expect(failure?.message.hasPrefix("The policy file p.json has an invalid value at textRules[0].check") == true)
     }
@@ -120,15 +120,48 @@ struct PolicyTests {
                     "The policy file p.json places the module Base in more than one tier; keep it in one."))
     }
 
-    @Test("a policy of another version is refused")
+    @Test("a policy of another version is refused, and a version 1 policy is told how to move to version 2")
     func version() {
-        let failure = error(
-            PolicyTests.valid.replacingOccurrences(of: "\"policyVersion\": 1", with: "\"policyVersion\": 2"))
+        let later = error(
+            PolicyTests.valid.replacingOccurrences(of: "\"policyVersion\": 2", with: "\"policyVersion\": 3"))
         #expect(
-            failure
+            later
                 == LintError(
                     .policyInvalid,
-                    "The policy file p.json has policyVersion 2; this jqc-lint understands version 1 only."))
+                    "The policy file p.json has policyVersion 3; this jqc-lint understands version 2 only."))
+        // A version 1 policy has token rules, which no longer decode: the version is judged first.
+        let first = error(
+            PolicyTests.valid.replacingOccurrences(of: "\"policyVersion\": 2", with: "\"policyVersion\": 1")
+                .replacingOccurrences(of: "\"call\", \"names\"", with: "\"tokens\", \"tokens\""))
+        #expect(first?.code == .policyInvalid)
+        #expect(
+            first?.message.hasPrefix(
+                "The policy file p.json has policyVersion 1; this jqc-lint understands version 2 only. Version 2 "
+                    + "reads the syntax tree: replace each \"check\": \"tokens\" rule") == true)
+    }
+
+    @Test("a syntax rule without names, an attribute without its @ and a name with a space are refused")
+    func syntaxRuleNames() {
+        let without = error(PolicyTests.valid.replacingOccurrences(of: "\"names\": [\"print\"], ", with: ""))
+        #expect(
+            without
+                == LintError(
+                    .policyInvalid,
+                    "The policy file p.json has the call rule \"no-print\" without a \"names\" list; list the "
+                        + "names it matches."))
+        let attribute = error(
+            PolicyTests.valid.replacingOccurrences(
+                of: "\"call\", \"names\": [\"print\"]", with: "\"attribute\", \"names\": [\"unchecked\"]"))
+        #expect(
+            attribute
+                == LintError(
+                    .policyInvalid,
+                    "The policy file p.json names \"unchecked\" in the attribute rule \"no-print\"; write an "
+                        + "attribute with its @ (\"@unchecked\")."))
+        let spaced = error(
+            PolicyTests.valid.replacingOccurrences(
+                of: "\"call\", \"names\": [\"print\"]", with: "\"modifier\", \"names\": [\"nonisolated (unsafe)\"]"))
+        #expect(spaced?.message.contains("write names without spaces") == true)
     }
 }
 

@@ -84,3 +84,33 @@ struct WholeRunTests {
             ])
     }
 }
+
+@Suite("The doc-comment rule knows the whole package's protocols")
+struct DocCommentRunTests {
+    static let sources: [String: String] = [
+        "Sources/Base/Sink.swift": "/// Where lines go.\npublic protocol Sink {\n    /// Writes one line.\n    "
+            + "func write(_ line: String)\n}\n",
+        "Sources/Upper/Drop.swift": "import Base\n\n/// Drops lines.\npublic struct Drop {}\n\nextension Drop: Sink {\n"
+            + "    public func write(_ line: String) {}\n    public func flush() {}\n}\n",
+    ]
+
+    @Test("a witness of a protocol declared in another file and target needs no comment; other members do")
+    func witnessAcrossFiles() throws {
+        var sources = MiniPackage.sources.merging(DocCommentRunTests.sources) { _, new in new }
+        sources["Sources/Upper/Upper.swift"] = "import Base\n"
+        let mini = try MiniPackage(
+            exceptions: """
+                {"rule": "layering", "module": "Side", "because": "Side is being split."}
+                """, sources: sources)
+        let report = try mini.linter().run()
+        #expect(
+            report.findings.map { "\($0.rule)@\($0.path):\($0.line):\($0.column) \($0.message)" } == [
+                "undocumented-public@Sources/Upper/Drop.swift:8:5 The public func flush() has no /// doc comment."
+            ])
+        // Checked alone, the file knows no Sink, so its write(_:) is not known as a witness.
+        let alone = try mini.linter().check(
+            source: DocCommentRunTests.sources["Sources/Upper/Drop.swift"] ?? "", path: "Sources/Upper/Drop.swift",
+            target: "Upper")
+        #expect(alone.map(\.line) == [7, 8])
+    }
+}

@@ -295,7 +295,9 @@ struct UpdateRefusalTests {
         try harness.signIn()
         let first = await thrownError { _ = try await harness.client(version: "1.0.0").getJSON("/api/v1/issues") }
         #expect(first as? APIError == .updateRequired)
-        #expect(try String(contentsOf: harness.refusalURL, encoding: .utf8) == "jqc-shell/1.0.0\n")
+        #expect(
+            try String(contentsOf: harness.refusalURL, encoding: .utf8)
+                == #"{"format":2,"refusals":[{"build":"jqc-shell/1.0.0","server":"http://127.0.0.1:5055"}]}"# + "\n")
 
         let restarted = harness.client(version: "1.0.0")
         #expect(await restarted.isUpdateRequired)
@@ -309,5 +311,70 @@ struct UpdateRefusalTests {
         #expect(await !updated.isUpdateRequired)
         #expect(try await updated.health().status == "ok")
         #expect(harness.transport.requests.count == 2)
+    }
+
+    @Test("a refusal belongs to the server that gave it: another server starts clean, and switching back finds it")
+    func refusalPerServer() async throws {
+        let selection = InMemorySelectionStore("https://jqc.ltservicesinc.com")
+        let transport = ScriptedTransport([.error(426, "update_required"), .ok(["status": "ok"])])
+        let directory = TemporaryDirectory()
+        let memory = FileUpdateRefusalMemory(url: directory.path("update-required"))
+        let client = APIClient(
+            config: ServerConfig(store: selection), transport: transport, tokens: InMemoryTokenStore(),
+            refusals: memory, identity: ClientIdentity(version: "2.0"))
+        let refused = await thrownError { _ = try await client.health() }
+        #expect(refused as? APIError == .updateRequired)
+        #expect(await client.isUpdateRequired)
+
+        try selection.save("secondary")
+        #expect(await !client.isUpdateRequired)
+        #expect(try await client.health().status == "ok")
+        #expect(transport.requests.last?.url.absoluteString == "https://jqc1.ltservicesinc.com/api/v1/health")
+
+        try selection.save("primary")  // the same server as the explicit URL above
+        #expect(await client.isUpdateRequired)
+        let again = await thrownError { _ = try await client.health() }
+        #expect(again as? APIError == .updateRequired)
+        #expect(transport.requests.count == 2)
+        let reread = FileUpdateRefusalMemory(url: directory.path("update-required"))
+        #expect(reread.isRefused(build: "jqc-shell/2.0", server: "https://jqc.ltservicesinc.com"))
+        #expect(!reread.isRefused(build: "jqc-shell/2.0", server: "https://jqc1.ltservicesinc.com"))
+        #expect(!reread.isRefused(build: "jqc-shell/2.1", server: "https://jqc.ltservicesinc.com"))
+    }
+
+    @Test("an old one-line refusal file is attributed to the server first asked about and rewritten in format 2")
+    func legacyFileMigrates() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.path("update-required")
+        try Data("jqc-shell/0.1.0\n".utf8).write(to: url)
+        let memory = FileUpdateRefusalMemory(url: url)
+        #expect(memory.isRefused(build: "jqc-shell/0.1.0", server: "http://127.0.0.1:5055"))
+        #expect(!memory.isRefused(build: "jqc-shell/0.1.0", server: "https://jqc.ltservicesinc.com"))
+        #expect(
+            try String(contentsOf: url, encoding: .utf8)
+                == #"{"format":2,"refusals":[{"build":"jqc-shell/0.1.0","server":"http://127.0.0.1:5055"}]}"# + "\n")
+        let reread = FileUpdateRefusalMemory(url: url)
+        #expect(!reread.isRefused(build: "jqc-shell/0.1.0", server: "https://jqc.ltservicesinc.com"))
+        #expect(reread.isRefused(build: "jqc-shell/0.1.0", server: "http://127.0.0.1:5055"))
+    }
+
+    @Test("one refusal per server is kept, at most sixteen servers, and a garbled file refuses nothing")
+    func boundedAndTolerant() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.path("update-required")
+        let memory = FileUpdateRefusalMemory(url: url)
+        try memory.remember(build: "jqc-shell/1", server: "https://a.example")
+        try memory.remember(build: "jqc-shell/2", server: "https://a.example")
+        #expect(!memory.isRefused(build: "jqc-shell/1", server: "https://a.example"))
+        #expect(memory.isRefused(build: "jqc-shell/2", server: "https://a.example"))
+        for index in 0..<20 { try memory.remember(build: "jqc-shell/2", server: "https://s\(index).example") }
+        let reread = FileUpdateRefusalMemory(url: url)
+        #expect(!reread.isRefused(build: "jqc-shell/2", server: "https://a.example"))
+        #expect(reread.isRefused(build: "jqc-shell/2", server: "https://s19.example"))
+        #expect(!reread.isRefused(build: "jqc-shell/2", server: "https://s3.example"))
+        try Data("{not json\nat all".utf8).write(to: url)
+        #expect(!FileUpdateRefusalMemory(url: url).isRefused(build: "{not json", server: "https://a.example"))
+        try memory.clear()
+        #expect(!memory.isRefused(build: "jqc-shell/2", server: "https://s19.example"))
     }
 }

@@ -169,7 +169,8 @@ struct SessionLifecycleTests {
         #expect(user == Harness.alice)
         #expect(user.displayName == "Alice Moreau")
         _ = try await client.getJSON("/api/v1/issues")
-        try FileUpdateRefusalMemory(url: harness.refusalURL).remember(build: "jqc-shell/0.1")
+        try FileUpdateRefusalMemory(url: harness.refusalURL).remember(
+            build: "jqc-shell/0.1", server: "http://127.0.0.1:5055")
 
         let login = try #require(harness.transport.requests.first)
         #expect(login.headers["Authorization"] == nil)

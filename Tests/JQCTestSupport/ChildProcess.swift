@@ -10,11 +10,16 @@ public final class ChildProcess: @unchecked Sendable {  // because: used from on
     private let stdinPipe = Pipe()
     private var buffer = Data()
 
-    /// Starts `executable` with `arguments` (and `environment` merged over the current one).
-    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `executable` with `arguments` (and `environment` merged over the current one, without the
+    /// variables named in `removing`).
+    public init(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], removing: [String] = []
+    ) throws {
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        var inherited = ProcessInfo.processInfo.environment
+        for name in removing { inherited[name] = nil }
+        process.environment = inherited.merging(environment) { _, new in new }
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = stdinPipe

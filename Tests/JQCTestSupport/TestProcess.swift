@@ -18,15 +18,19 @@ public final class TestProcess: @unchecked Sendable {  // because: configured be
     public var arguments: [String] = []
     /// Its whole environment; `nil` = this process's.
     public var environment: [String: String]?
-    /// A `Pipe` or `FileHandle` for stdin, stdout and stderr; `nil` = /dev/null.
+    /// Standard input: a `Pipe` (the child reads its read end) or a `FileHandle`; `nil` = /dev/null.
     public var standardInput: Any?
+    /// Standard output: a `Pipe` (the child writes its write end) or a `FileHandle`; `nil` = /dev/null.
     public var standardOutput: Any?
+    /// Standard error: a `Pipe` or a `FileHandle`, like ``standardOutput``; `nil` = /dev/null.
     public var standardError: Any?
 
     /// The child's process id once started (0 before).
     public private(set) var processIdentifier: pid_t = 0
     private var status: Int32?
+    private var terminatingSignal: Int32 = 0
 
+    /// A process not started yet: set ``executableURL`` and the rest, then call ``run()``.
     public init() {}
 
     /// Starts the child.
@@ -71,11 +75,29 @@ public final class TestProcess: @unchecked Sendable {  // because: configured be
         while waitpid(processIdentifier, &raw, 0) < 0 && errno == EINTR {}
         // WIFEXITED / WEXITSTATUS / WTERMSIG by hand (the macros do not import).
         let signal = raw & 0x7f
+        terminatingSignal = signal
         status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
     }
 
     /// The exit status (128 + signal when killed by one); valid after ``waitUntilExit()``.
     public var terminationStatus: Int32 { status ?? -1 }
+
+    /// Whether the child ended by a signal (a crash or a kill) rather than by exiting; valid after
+    /// ``waitUntilExit()``.
+    public var endedBySignal: Bool { terminatingSignal != 0 }
+
+    /// The child's peak resident set size so far in KiB, `VmHWM` of `/proc/PID/status`, while it runs; `nil`
+    /// once it has exited (or before it started). `wait4`'s `ru_maxrss` is no substitute: with
+    /// `posix_spawn`'s shared-memory start it includes this (parent) process's size.
+    public var currentPeakResidentKilobytes: Int? {
+        guard processIdentifier > 0, status == nil,
+            let text = try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8)
+        else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.dropFirst("VmHWM:".count).filter(\.isNumber))
+        }
+        return nil
+    }
 
     /// Closes every descriptor from 3 up in the child, with glibc's `posix_spawn_file_actions_addclosefrom_np`
     /// (2.34 and later; looked up at run time because Swift does not see its declaration).

@@ -1,9 +1,13 @@
 import Foundation
 
-/// Checks a package against a policy: declared dependencies, every file's imports, and the text rules.
+/// Checks a package against a policy: declared dependencies, every file's imports (re-exported doors included),
+/// the text rules, and the doc comments of public declarations.
 ///
-/// Nothing is cached between runs. Findings that an exception of the policy matches are dropped; an
-/// exception that matches nothing becomes a `stale-exception` finding.
+/// Every file is parsed once by the toolchain's SwiftParser (``ParsedSource``), so imports, attributes,
+/// declarations, comments and literals are read as the compiler reads them: after a byte-order mark, past regex
+/// literals holding `"""` or `/*`, in every `#if` branch. Nothing is cached between runs. Findings that an
+/// exception of the policy matches are dropped; an exception that matches nothing becomes a `stale-exception`
+/// finding.
 public struct Linter: Sendable {
     /// The policy.
     public let policy: Policy
@@ -50,7 +54,7 @@ public struct Linter: Sendable {
         let context = Context(policy: policy, package: package)
         var findings = checkManifest(context)
         var sources: [String: String] = [:]
-        var files = 0
+        var read: [(path: String, target: PackageModel.Target, source: String)] = []
         let checked = package.targets.filter { context.isChecked($0) }
         for target in checked {
             for path in try swiftFiles(of: target) {
@@ -63,18 +67,28 @@ public struct Linter: Sendable {
                 }
                 let source = String(decoding: data, as: UTF8.self)
                 sources[path] = source
-                files += 1
-                findings += check(source: source, path: path, target: target, context: context)
+                read.append((path, target, source))
             }
+        }
+        // Parsing is most of a run: the files are parsed on every core, then checked in order.
+        let trees = ParsedSource.parseAll(read.map(\.source))
+        let files = zip(read, trees).map { (path: $0.path, target: $0.target, parsed: $1) }
+        // The doc-comment rule needs every protocol of the package and every conformance of a target first.
+        var conformances = ConformanceIndex()
+        for file in files { conformances.add(file.parsed, target: file.target.name) }
+        for file in files {
+            findings += check(
+                file.parsed, path: file.path, target: file.target, context: context, conformances: conformances)
         }
         if let manifest = FileManager.default.contents(atPath: root.appendingPathComponent("Package.swift").path) {
             sources["Package.swift"] = String(decoding: manifest, as: UTF8.self)
         }
         findings = applyExceptions(to: findings, sources: sources)
-        return LintReport(findings: Linter.sorted(findings), filesChecked: files, targetsChecked: checked.count)
+        return LintReport(findings: Linter.sorted(findings), filesChecked: files.count, targetsChecked: checked.count)
     }
 
-    /// Checks one source text as if it were a file of a target (imports and text rules only).
+    /// Checks one source text as if it were a file of a target (imports, text rules and doc comments; the
+    /// doc-comment rule knows only the protocols and conformances of this text).
     /// - Parameters:
     ///   - source: the Swift text.
     ///   - path: its path relative to the root (decides which text rules apply).
@@ -83,7 +97,10 @@ public struct Linter: Sendable {
     public func check(source: String, path: String, target: String) -> [Finding] {
         let context = Context(policy: policy, package: package)
         guard let owner = package.targets.first(where: { $0.name == target }) else { return [] }
-        let findings = check(source: source, path: path, target: owner, context: context)
+        let parsed = ParsedSource(source)
+        var conformances = ConformanceIndex()
+        conformances.add(parsed, target: owner.name)
+        let findings = check(parsed, path: path, target: owner, context: context, conformances: conformances)
         return Linter.sorted(filterExceptions(findings, sources: [path: source]).kept)
     }
 
@@ -125,8 +142,6 @@ public struct Linter: Sendable {
         let closures: [String: Set<String>]
         /// The compiled pattern of each string-literal rule, by rule id.
         let expressions: [String: NSRegularExpression]
-        /// The texts the token rules start with.
-        let firstTokens: Set<String>
 
         init(policy: Policy, package: PackageModel) {
             self.policy = policy
@@ -180,7 +195,6 @@ public struct Linter: Sendable {
                 }
             }
             self.expressions = expressions
-            firstTokens = Set(policy.textRules.compactMap { $0.tokens?.first })
         }
 
         /// The targets a target may import by its declarations: its dependencies and theirs, as SwiftPM's
@@ -263,11 +277,11 @@ public struct Linter: Sendable {
         let manifestText =
             FileManager.default.contents(atPath: root.appendingPathComponent("Package.swift").path)
             .map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let manifest = SwiftLexer.tokenize(manifestText).filter { $0.kind == .string }
+        let manifest = SourceFacts(ParsedSource(manifestText)).strings
         func locate(_ name: String, after start: Int = 0) -> (index: Int, line: Int, column: Int)? {
             var index = start
             while index < manifest.count {
-                if manifest[index].content == name {
+                if manifest[index].text == name {
                     return (index, manifest[index].line, manifest[index].column)
                 }
                 index += 1
@@ -302,10 +316,10 @@ public struct Linter: Sendable {
                         module: target.name, importedModule: dependency))
             }
         }
-        let policyTokens = SwiftLexer.tokenize(policyText).filter { $0.kind == .string }
+        let policyLocations = PolicyLocations(policyText)
         let declared = Set(package.targets.map(\.name))
         for module in policy.placedModules where !declared.contains(module) {
-            let token = policyTokens.first { $0.content == module }
+            let token = policyLocations.firstString(module)
             findings.append(
                 Finding(
                     path: policyPath, line: token?.line ?? 1, column: token?.column ?? 1,
@@ -319,16 +333,32 @@ public struct Linter: Sendable {
 
     // MARK: - Files
 
-    func check(source: String, path: String, target: PackageModel.Target, context: Context) -> [Finding] {
-        let tokens = SwiftLexer.tokenize(source)
+    func check(
+        _ file: ParsedSource, path: String, target: PackageModel.Target, context: Context,
+        conformances: ConformanceIndex
+    ) -> [Finding] {
+        let facts = SourceFacts(file)
         var findings: [Finding] = []
-        for declaration in ImportScanner.imports(in: tokens) where declaration.module != target.name {
+        for declaration in facts.imports where declaration.module != target.name {
             let module = declaration.module
             let isTarget = context.targets[module] != nil
             func finding(_ rule: String, _ message: String, _ note: String, _ hint: String) -> Finding {
                 Finding(
                     path: path, line: declaration.line, column: declaration.column, rule: rule, message: message,
                     note: note, hint: hint, module: target.name, importedModule: module)
+            }
+            if declaration.isExported, let door = context.protectedRules[module]?.rule {
+                let owners = door.onlyFrom.joined(separator: ", ")
+                findings.append(
+                    finding(
+                        BuiltInRule.reExportedDoor,
+                        "\(target.name) re-exports \(module) (@_exported import), which hands it to every module "
+                            + "that imports \(target.name).",
+                        "\(door.because) Only \(owners) may import \(module) ([\(door.id)]); an @_exported import "
+                            + "lets every importer of \(target.name) reach it without an import of its own, so no "
+                            + "door rule sees them (issue 19).",
+                        "Import \(module) without @_exported, and give importers what they need through "
+                            + "\(target.name)'s own API."))
             }
             if !isTarget && !policy.platformModules.contains(module) && context.protectedRules[module] == nil {
                 findings.append(
@@ -359,7 +389,7 @@ public struct Linter: Sendable {
             }
         }
         let fileName = (path as NSString).lastPathComponent
-        let prepared = TextRuleMatcher.PreparedFile(tokens: tokens, firstTokens: context.firstTokens)
+        let comments = file.comments()
         for rule in policy.textRules {
             if let scope = rule.in, !matches(scope, path: path, fileName: fileName, target: target, context: context) {
                 continue
@@ -368,13 +398,36 @@ public struct Linter: Sendable {
             {
                 continue
             }
-            for spot in TextRuleMatcher.matches(of: rule, expression: context.expressions[rule.id], in: prepared) {
+            let spots = TextRuleMatcher.matches(
+                of: rule, expression: context.expressions[rule.id], in: facts, comments: comments)
+            for spot in spots {
                 findings.append(
                     Finding(
                         path: path, line: spot.line, column: spot.column, rule: rule.id,
                         message: spot.excerpt.map { "\(rule.message) Found: \"\($0)\"." }
                             ?? rule.message,
                         note: rule.because, hint: rule.hint ?? "", module: target.name))
+            }
+        }
+        if !target.isTest {
+            for miss in DocCommentRule.misses(in: file, conformances: conformances, target: target.name) {
+                let message: String
+                var hint = DocCommentRule.hint
+                if let cut = miss.cutOffBy {
+                    let shown = cut.count > 40 ? String(cut.prefix(39)) + "…" : cut
+                    message =
+                        "The public \(miss.declaration) has no /// doc comment directly above it: the comment "
+                        + "`\(shown)` cuts its doc comment off."
+                    hint =
+                        "Move the plain comment to the end of the declaration's line (a `// because:` is read there "
+                        + "too), or make it a line of the /// comment."
+                } else {
+                    message = "The public \(miss.declaration) has no /// doc comment."
+                }
+                findings.append(
+                    Finding(
+                        path: path, line: miss.line, column: miss.column, rule: BuiltInRule.undocumentedPublic,
+                        message: message, note: DocCommentRule.note, hint: hint, module: target.name))
             }
         }
         return findings
@@ -468,24 +521,6 @@ public struct Linter: Sendable {
 
     /// The line and column of each `{` that opens an entry of the policy's `exceptions` array.
     func exceptionLocations() -> [(line: Int, column: Int)] {
-        let tokens = SwiftLexer.tokenize(policyText).filter { !$0.isComment }
-        guard let key = tokens.firstIndex(where: { $0.kind == .string && $0.content == "exceptions" }) else {
-            return []
-        }
-        var result: [(line: Int, column: Int)] = []
-        var depth = 0
-        var index = key + 1
-        while index < tokens.count {
-            let text = tokens[index].kind == .punctuation ? tokens[index].text : ""
-            if text == "[" || text == "{" {
-                if text == "{" && depth == 1 { result.append((tokens[index].line, tokens[index].column)) }
-                depth += 1
-            } else if text == "]" || text == "}" {
-                depth -= 1
-                if depth <= 0 { break }
-            }
-            index += 1
-        }
-        return result
+        PolicyLocations(policyText).exceptionEntries()
     }
 }

@@ -76,40 +76,33 @@ public struct PackageModel: Sendable, Equatable {
         return PackageModel(targets: result)
     }
 
-    /// Runs `swift package dump-package` in a package folder and decodes its output.
+    /// Runs `swift package dump-package` in a package folder and decodes its output. The child is started with
+    /// `posix_spawnp` (``ChildProcess``), never Foundation's `Process`, and `swift` is looked up on PATH.
     /// - Parameters:
     ///   - root: the package root (where Package.swift is).
     ///   - scratchPath: a build folder other than ROOT/.build, so a running build's lock does not block.
     /// - Returns: the model.
     /// - Throws: ``LintError`` (`package-unreadable`) when swift cannot be run or fails.
     public static func dump(root: URL, scratchPath: URL? = nil) throws -> PackageModel {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["swift", "package", "--package-path", root.path]
+        let arguments =
+            ["package", "--package-path", root.path]
             + (scratchPath.map { ["--scratch-path", $0.path] } ?? []) + ["dump-package"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let outcome: ChildProcess.Outcome
         do {
-            try process.run()
+            outcome = try ChildProcess.run("swift", arguments)
         } catch {
             throw LintError(
                 .packageUnreadable,
                 "`swift package dump-package` could not be started (\(error)); "
                     + "put swift on PATH or pass --package-json FILE.")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let detail = errorText.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard outcome.status == 0 else {
+            let detail = String(decoding: outcome.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             throw LintError(
                 .packageUnreadable,
                 "`swift package dump-package` failed in \(root.path) with status "
-                    + "\(process.terminationStatus) (\(detail)); fix Package.swift or pass --package-json FILE.")
+                    + "\(outcome.status) (\(detail)); fix Package.swift or pass --package-json FILE.")
         }
-        return try decode(data, source: "swift package dump-package")
+        return try decode(outcome.output, source: "swift package dump-package")
     }
 }

@@ -11,14 +11,23 @@ import Foundation
 /// tier) the modules listed before it. Imports must also be reachable through the target's declared
 /// dependencies (`undeclared-dependency`), and every non-test Swift target must be placed in a tier.
 ///
-/// Text rules (`textRules`) are either `tokens` (a sequence of code tokens; comments and strings never
-/// match) or `string-literal` (a regular expression over each literal's text), limited by `in` and `except`.
+/// Text rules (`textRules`) read the syntax tree SwiftParser builds, so comments, string contents and regex
+/// literals never match a code rule: `reference` (a type or value used by one of `names`: `Timer`), `call` (a
+/// free function of `names` called: `print`), `modifier` (a declaration modifier: `nonisolated(unsafe)`),
+/// `attribute` (`@unchecked`), or `string-literal` (a regular expression over each literal's text, each
+/// interpolation read as `{}`); each is limited by `in` and `except`, and may be excused by a comment on the
+/// line or the line before (`unlessCommentContains`). Version 1's `tokens` rules (token sequences read by a
+/// hand-written lexer) were replaced by these in version 2 (issue 19).
+///
+/// Built-in rules need no entry: the import and declaration rules (``BuiltInRule``), a door module re-exported
+/// with `@_exported import` (`re-exported-door`, everywhere, owners included), and a `public` declaration of a
+/// non-test target without a `///` comment (`undocumented-public`, see ``DocCommentRule``).
 ///
 /// To accept a finding, add an entry to `exceptions` with the rule id, a `path` or `module` (plus
 /// optionally `import` and `contains`) and a `because`; an exception that matches nothing fails the run
 /// (`stale-exception`), so it is removed together with the code it excused.
 public struct Policy: Codable, Sendable, Equatable {
-    /// The policy format version; only `1` is understood.
+    /// The policy format version; only `2` is understood (``Policy/currentVersion``).
     public var policyVersion: Int
     /// Modules of the toolchain any target may import (`Foundation`, `Synchronization`, `Glibc`, …).
     public var platformModules: [String]
@@ -95,12 +104,20 @@ public struct Policy: Codable, Sendable, Equatable {
         public var hint: String?
     }
 
-    /// A rule over the code's text, applied with comments and string contents understood.
+    /// A rule over the code, read from its syntax tree: each kind (`check`) reads one kind of node.
     public struct TextRule: Codable, Sendable, Equatable {
-        /// How a text rule finds its matches.
-        public enum Check: String, Codable, Sendable {
-            /// A sequence of code tokens (comments and strings never match), e.g. `["print", "("]`.
-            case tokens
+        /// How a text rule finds its matches: which syntax node it reads.
+        public enum Check: String, Codable, Sendable, CaseIterable {
+            /// A type or value used by one of `names` (`Timer` in `Timer.scheduledTimer`, `Foundation.Timer`,
+            /// `let t: Timer`); declarations and argument labels of that name do not match.
+            case reference
+            /// A call of a free function named in `names`, bare or `Swift.`-qualified (`print("x")`); a method
+            /// of the same name (`logger.print`) or its declaration does not match.
+            case call
+            /// A declaration modifier, written without spaces (`nonisolated(unsafe)`, `private(set)`).
+            case modifier
+            /// An attribute of a declaration or type, written with its `@` (`@unchecked`, `@MainActor`).
+            case attribute
             /// A regular expression searched in each string literal's text.
             case stringLiteral = "string-literal"
         }
@@ -109,12 +126,11 @@ public struct Policy: Codable, Sendable, Equatable {
         public var id: String
         /// How matches are found.
         public var check: Check
-        /// For `tokens`: the token texts in order (`@unchecked` keeps its `@`).
-        public var tokens: [String]?
-        /// For `tokens`: a match directly after one of these token texts is ignored (`.`, `func`).
-        public var notAfter: [String]?
-        /// For `tokens`: a match is allowed when a comment containing this text is on its line or the
-        /// line before (`because:`).
+        /// For every kind but `string-literal`: the names that match (`Timer`, `print`, `nonisolated(unsafe)`,
+        /// `@unchecked`).
+        public var names: [String]?
+        /// A match is allowed when a comment containing this text is on its line or the line before
+        /// (`because:`).
         public var unlessCommentContains: String?
         /// For `string-literal`: an ICU regular expression (`(?i)` for case-insensitive).
         public var pattern: String?
@@ -176,9 +192,15 @@ public enum BuiltInRule {
     public static let unknownPolicyModule = "unknown-policy-module"
     /// An exception that matched no finding.
     public static let staleException = "stale-exception"
+    /// A protected module (a door) re-exported with `@_exported import`, which hands it to every importer of the
+    /// re-exporting module; a finding everywhere, in the door's owner too (issue 19).
+    public static let reExportedDoor = "re-exported-door"
+    /// A `public` or `open` declaration of a non-test target without a `///` doc comment (``DocCommentRule``).
+    public static let undocumentedPublic = "undocumented-public"
     /// Every built-in id.
     public static let all: [String] = [
         layering, undeclaredDependency, unknownImport, unplacedTarget, unknownPolicyModule, staleException,
+        reExportedDoor, undocumentedPublic,
     ]
 }
 
@@ -207,6 +229,11 @@ extension Policy {
     /// - Returns: the policy.
     /// - Throws: ``LintError`` (`policy-unreadable` or `policy-invalid`) with a sentence naming the problem.
     public static func decode(_ data: Data, source: String) throws -> Policy {
+        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let version = object["policyVersion"] as? Int, version != currentVersion
+        {
+            throw LintError(.policyInvalid, versionMessage(version, source: source))
+        }
         let policy: Policy
         do {
             policy = try JSONDecoder().decode(Policy.self, from: data)
@@ -259,6 +286,20 @@ extension Policy {
     /// Every module the policy places in a tier, in tier order.
     public var placedModules: [String] { tiers.flatMap(\.modules) }
 
+    /// The policy format this jqc-lint reads: 2 (issue 19: text rules name syntax nodes instead of tokens).
+    public static let currentVersion = 2
+
+    static func versionMessage(_ version: Int, source: String) -> String {
+        let upgrade =
+            version == 1
+            ? " Version 2 reads the syntax tree: replace each \"check\": \"tokens\" rule by a reference, call, "
+                + "modifier or attribute rule with \"names\" (see Policy in Tooling/JQCLint/Policy.swift), drop "
+                + "\"notAfter\", and set \"policyVersion\": 2."
+            : ""
+        return "The policy file \(source) has policyVersion \(version); this jqc-lint understands version "
+            + "\(currentVersion) only.\(upgrade)"
+    }
+
     /// The names `tests` stands for: every test target.
     public static let testsName = "tests"
 
@@ -285,8 +326,8 @@ extension Policy {
         func invalid(_ message: String) -> LintError {
             LintError(.policyInvalid, "The policy file \(source) \(message)")
         }
-        guard policyVersion == 1 else {
-            throw invalid("has policyVersion \(policyVersion); this jqc-lint understands version 1 only.")
+        guard policyVersion == Policy.currentVersion else {
+            throw LintError(.policyInvalid, Policy.versionMessage(policyVersion, source: source))
         }
         var tierNames = Set<String>()
         var placed = Set<String>()
@@ -340,9 +381,21 @@ extension Policy {
             try checkRule(rule.id, rule.because, location)
             try checkNames((rule.in?.modules ?? []) + (rule.except?.modules ?? []), location)
             switch rule.check {
-            case .tokens:
-                guard let tokens = rule.tokens, !tokens.isEmpty else {
-                    throw invalid("has the tokens rule \"\(rule.id)\" without a \"tokens\" list; list the tokens.")
+            case .reference, .call, .modifier, .attribute:
+                guard let names = rule.names, !names.isEmpty, !names.contains(where: \.isEmpty) else {
+                    throw invalid(
+                        "has the \(rule.check.rawValue) rule \"\(rule.id)\" without a \"names\" list; list the "
+                            + "names it matches.")
+                }
+                if rule.check == .attribute, let name = names.first(where: { !$0.hasPrefix("@") }) {
+                    throw invalid(
+                        "names \"\(name)\" in the attribute rule \"\(rule.id)\"; write an attribute with its @ "
+                            + "(\"@\(name)\").")
+                }
+                if let name = names.first(where: { $0.contains(where: \.isWhitespace) }) {
+                    throw invalid(
+                        "names \"\(name)\" in the rule \"\(rule.id)\"; write names without spaces, as in "
+                            + "\"nonisolated(unsafe)\".")
                 }
             case .stringLiteral:
                 guard let pattern = rule.pattern, (try? NSRegularExpression(pattern: pattern)) != nil else {
@@ -390,7 +443,7 @@ extension Policy {
             case .forbidden: ["id", "from", "modules", "because", "hint"]
             case .textRule:
                 [
-                    "id", "check", "tokens", "notAfter", "unlessCommentContains", "pattern", "in", "except",
+                    "id", "check", "names", "unlessCommentContains", "pattern", "in", "except",
                     "message", "because", "hint",
                 ]
             case .scope: ["modules", "paths", "fileNames"]

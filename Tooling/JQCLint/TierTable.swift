@@ -67,6 +67,9 @@ public enum TierTable {
         for rule in policy.protected {
             lines.append("- `\(rule.module)` only from \(list(rule.onlyFrom)) (`\(rule.id)`)")
         }
+        lines.append("")
+        lines.append(
+            "No door is re-exported (`@_exported import`), not even by its owner (`\(BuiltInRule.reExportedDoor)`).")
         if !policy.forbidden.isEmpty {
             lines.append("")
             lines.append("Never:")

@@ -1,7 +1,7 @@
 // jqc-bench: the benchmarks of SPEC.md §6 (issue 11). Run through `make bench` (scripts/bench.sh), which
 // builds this in release mode and writes Docs/BENCHMARKS.md. Never part of `make test`.
 //
-//   jqc-bench [photos] [writes] [coldstart] [transport] [memory] [sync] [--work DIR] [--fixtures DIR]
+//   jqc-bench [photos] [writes] [coldstart] [transport] [memory] [sync] [form] [--work DIR] [--fixtures DIR]
 //             [--shell PATH] [--devserver PATH] [--server-work DIR] [--quick]
 //       Runs the named benchmarks (all when none is named); prints one Markdown table row per figure on
 //       stdout, progress on stderr.
@@ -24,7 +24,7 @@ struct BenchOptions {
     var serverWork: URL?
     var quick = false
 
-    static let all = ["photos", "writes", "coldstart", "transport", "memory", "sync"]
+    static let all = ["photos", "writes", "coldstart", "transport", "memory", "sync", "form"]
 
     static func parse(_ arguments: [String]) throws -> BenchOptions {
         var options = BenchOptions()
@@ -89,6 +89,8 @@ func runBenchmarks(_ options: BenchOptions) async throws {
                     shell: options.shell ?? sibling("jqc-shell"), work: work,
                     rows: quick ? 2_000 : 10_000, runs: quick ? 5 : 20, server: server?.baseURL
                 ).run())
+        case "form":
+            emit(try FormBench(shell: options.shell ?? sibling("jqc-shell"), work: work, rounds: quick ? 3 : 7).run())
         case "memory":
             emit(
                 try MemoryBench(

@@ -84,6 +84,7 @@ enum SyncCommands {
             }
         }
         try Task.checkCancellation()
+        let before = try? OutboxTally(app.outboxStatus())  // for the sentence after a Ctrl-C (issue 14)
         let progress = Task {
             for await snapshot in await app.sync.snapshots() {
                 if let stage = snapshot.runningStage { context.output.progress("syncing: \(stage)…") }
@@ -97,8 +98,11 @@ enum SyncCommands {
         do {
             report = try await app.sync.sync(explicit: true)
         } catch let stop as SyncStopError {
-            stateFile.save(lastSyncAt: stateFile.load().lastSyncAt, lastError: stop.message)
-            throw ShellError.failed(stop.message)
+            let message =
+                stop.reason == .cancelled
+                ? CancelledSync.sentence(before: before, after: try? OutboxTally(app.outboxStatus())) : stop.message
+            stateFile.save(lastSyncAt: stateFile.load().lastSyncAt, lastError: message)
+            throw ShellError.failed(message)
         }
         let snapshot = await app.sync.current
         stateFile.save(lastSyncAt: snapshot.lastSyncAt, lastError: snapshot.lastError)

@@ -1,4 +1,3 @@
-import CEdit
 import Foundation
 import JQCKit
 import Synchronization
@@ -7,8 +6,9 @@ import Synchronization
     import Glibc
 #endif
 
-/// The interactive prompt: libedit line editing, history in the data directory, tab completion of
-/// command names, Ctrl-C cancels the running command, Ctrl-D quits (issue 5).
+/// The interactive prompt (issue 5, issue 14): the banner, then one line at a time from the ``LineEditor``
+/// (or, without a UTF-8 locale, plain lines with a sentence saying why), each checked (``PromptLine``),
+/// kept masked in the ``HistoryFile``, and run with Ctrl-C cancelling it. Ctrl-D or `quit` ends the loop.
 struct InteractiveLoop {
     let context: CommandContext
     let runner: ShellRunner
@@ -17,22 +17,47 @@ struct InteractiveLoop {
     func run() async -> Int32 {
         let output = context.output
         output.out(await Banner.text(context: context))
-        let editor = LineEditor(historyFile: context.dataDirectory.file("history"), registry: context.registry)
+        let (limit, limitWarning) = HistoryFile.limit(environment: ProcessInfo.processInfo.environment)
+        let history = HistoryFile(url: context.dataDirectory.file("history"), limit: limit)
+        for warning in [limitWarning].compactMap({ $0 }) + history.load() {
+            output.err(output.yellow("warning: ") + warning)
+        }
         InterruptCounter.install()
+        let editor: LineEditor?
+        if TerminalLocale.prepareUTF8() {
+            editor = LineEditor(
+                output: output, completion: CommandNameCompletion(registry: context.registry), historySize: limit)
+            editor?.loadHistory(history.entries)
+        } else {
+            editor = nil
+            output.err(output.yellow("warning: ") + TerminalLocale.unavailableSentence)
+        }
         while !context.quitRequested.isSet {
-            guard let line = await editor.readLine(prompt: "jqc> ") else {
+            let read: LineEditor.Read
+            if let editor {
+                read = await editor.readLine()
+            } else {
+                read = await StandardInput.readLine().map { .line($0, []) } ?? .end
+            }
+            guard case .line(let line, let problems) = read else {
                 output.out("")
                 break
             }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if let refusal = PromptLine.refusal(trimmed, problems: problems) {
+                output.err(output.red("error: ") + refusal)
+                continue
+            }
             guard !trimmed.isEmpty else { continue }
-            editor.addToHistory(trimmed)
+            let kept = SecretMask.masked(trimmed)
+            editor?.addHistory(kept)
+            if let warning = history.append(kept) { output.err(output.yellow("warning: ") + warning) }
             let task = Task { await runner.run(line: trimmed) }
             let watcher = InterruptCounter.cancelOnInterrupt(task)
             _ = await task.value
             watcher.cancel()
         }
-        editor.close()
+        editor?.close()
         return 0
     }
 }
@@ -66,92 +91,5 @@ enum InterruptCounter {
                 try? await Task.sleep(nanoseconds: 50_000_000)
             }
         }
-    }
-}
-
-/// A libedit line editor (CEdit's typed wrappers; callbacks are static functions, STYLE.md pitfalls).
-final class LineEditor: @unchecked Sendable {  // because: used only by the interactive loop, one call at a time.
-    private let editLine: OpaquePointer
-    private let history: OpaquePointer
-    private let historyFile: URL
-    private let completer: Completer
-
-    /// Tab-completion context reached from the C callback through `EL_CLIENTDATA`.
-    final class Completer: Sendable {
-        let registry: CommandRegistry
-        init(registry: CommandRegistry) { self.registry = registry }
-    }
-
-    init(historyFile: URL, registry: CommandRegistry) {
-        self.historyFile = historyFile
-        completer = Completer(registry: registry)
-        editLine = jqc_el_init("jqc-shell")
-        history = history_init()
-        var event = HistEvent()
-        jqc_history_setsize(history, &event, 1000)
-        jqc_history_setunique(history, &event, 1)
-        jqc_history_load(history, &event, historyFile.path)
-        jqc_el_set_editor(editLine, "emacs")
-        jqc_el_set_history(editLine, history)
-        jqc_el_set_signal(editLine, 1)
-        jqc_el_set_prompt(editLine, jqc_el_shell_prompt)
-        jqc_el_set_clientdata(editLine, Unmanaged.passUnretained(completer).toOpaque())
-        jqc_el_add_function(editLine, "jqc-complete", "Complete a command name", LineEditor.completeCallback)
-        jqc_el_bind(editLine, "^I", "jqc-complete")
-        // At the prompt Ctrl-C clears the line (as in a shell); while a command runs the terminal is back in its
-        // normal mode, where Ctrl-C is SIGINT and cancels the command.
-        jqc_el_set_edit_tty(editLine, "-isig")
-        jqc_el_bind(editLine, "^C", "ed-start-over")
-    }
-
-    private static let completeCallback: jqc_el_command_func = { editLine, _ in
-        guard let editLine, let info = el_line(editLine)?.pointee,
-            let data = jqc_el_get_clientdata(editLine)
-        else { return UInt8(CC_ERROR) }
-        let completer = Unmanaged<Completer>.fromOpaque(data).takeUnretainedValue()
-        let length = info.cursor - info.buffer
-        let typed = String(
-            decoding: UnsafeRawBufferPointer(start: info.buffer, count: length).bindMemory(to: UInt8.self),
-            as: UTF8.self)
-        let prefix = typed.drop { $0 == " " }
-        let matches = completer.registry.completions(for: String(prefix))
-        guard !matches.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
-        if matches.count == 1 {
-            let rest = String(matches[0].dropFirst(prefix.count)) + " "
-            return el_insertstr(editLine, rest) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_ERROR)
-        }
-        // Insert the common prefix, then list the candidates.
-        var common = matches[0]
-        for match in matches.dropFirst() { while !match.hasPrefix(common) { common.removeLast() } }
-        if common.count > prefix.count { _ = el_insertstr(editLine, String(common.dropFirst(prefix.count))) }
-        FileHandle.standardOutput.write(Data(("\n" + matches.joined(separator: "  ") + "\n").utf8))
-        return UInt8(CC_REDISPLAY)
-    }
-
-    /// Reads one line on a thread of its own; `nil` at end of input (Ctrl-D).
-    func readLine(prompt: String) async -> String? {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { [self] in
-                var count: Int32 = 0
-                guard let line = el_gets(editLine, &count) else {
-                    continuation.resume(returning: nil)
-                    return
-                }
-                continuation.resume(returning: String(cString: line).trimmingCharacters(in: .newlines))
-            }
-        }
-    }
-
-    /// Records a line in the history and saves the history file (0600 by the process umask).
-    func addToHistory(_ line: String) {
-        var event = HistEvent()
-        jqc_history_enter(history, &event, line)
-        jqc_history_save(history, &event, historyFile.path)
-    }
-
-    /// Frees libedit's state.
-    func close() {
-        history_end(history)
-        el_end(editLine)
     }
 }

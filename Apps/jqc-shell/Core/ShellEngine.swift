@@ -62,11 +62,15 @@ final class ShellEngine: Sendable {
         }
         let selection = InMemorySelectionStore(selectionValue)
         let interactive = options.scriptFile == nil && options.commandString == nil && output.stdinIsTerminal
+        var configuration = AppConfiguration(
+            dataDirectory: dataDirectory.url, server: ServerConfig(store: selection),
+            network: options.networkConfiguration(output: output))
+        if let seconds = ShellEngine.notificationPollSeconds(ProcessInfo.processInfo.environment) {
+            configuration.notificationPollInterval = seconds
+        }
         let app: AppComposition
         do {
-            app = try AppComposition(
-                configuration: AppConfiguration(
-                    dataDirectory: dataDirectory.url, server: ServerConfig(store: selection)))
+            app = try AppComposition(configuration: configuration)
         } catch {
             embedded?.stop()
             throw ShellError.failed("\(error)")
@@ -113,6 +117,15 @@ final class ShellEngine: Sendable {
     private func record(_ identity: ServerIdentity) throws {
         guard dataDirectory.readText("server") != identity.description else { return }
         do { try dataDirectory.writeText("server", identity.description) } catch { throw ShellError.failed("\(error)") }
+    }
+
+    /// `JQC_NOTIFICATION_POLL_SECONDS` (Docs/SHELL.md): the notification poll's cadence in an interactive session,
+    /// for demos and the pseudo-terminal tests; `nil` (the seed's 60 s) when unset or not a number from 0.1 to 3600.
+    static func notificationPollSeconds(_ environment: [String: String]) -> Double? {
+        guard let text = environment["JQC_NOTIFICATION_POLL_SECONDS"], let seconds = Double(text),
+            (0.1...3600).contains(seconds)
+        else { return nil }
+        return seconds
     }
 
     /// Stops background work and the embedded server.

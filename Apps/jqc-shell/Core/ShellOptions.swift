@@ -1,4 +1,5 @@
 import Foundation
+import JQCNetwork
 
 /// jqc-shell's own command-line options (SHELL.md "Invocation"). A bad option exits 64 before anything runs.
 struct ShellOptions {
@@ -17,9 +18,16 @@ struct ShellOptions {
     var scriptFile: String?
     /// `-c "cmd; cmd"`.
     var commandString: String?
+    /// `--ca-file PATH`: a certificate authority trusted beside the system store (else `$JQC_CA_FILE`, …).
+    var caFile: String?
+    /// `--allow-insecure-http`: plain http:// to hosts that are not loopback (warned before a password).
+    var allowInsecureHTTP = false
+    /// `--max-reply-mb N` (else `$JQC_MAX_REPLY_MB`): the largest JSON reply in MiB; `nil` = 32.
+    var maxReplyMebibytes: Int?
 
     static let usage = """
         usage: jqc-shell [--server embedded|primary|secondary|URL] [--data-dir DIR] [--json] [--color auto|always|never]
+                         [--ca-file PATH] [--allow-insecure-http] [--max-reply-mb N]
                          [--script FILE | -c "cmd; cmd"]
         Commands are read from the prompt, from FILE, from -c, or from stdin when it is not a terminal.
         """
@@ -27,9 +35,11 @@ struct ShellOptions {
     /// An option error: the sentence to print before exiting 64.
     struct UsageError: Error, CustomStringConvertible { let description: String }
 
-    /// Parses the arguments after the program name.
+    /// Parses the arguments after the program name (`$JQC_MAX_REPLY_MB` stands in for `--max-reply-mb`).
     /// - Throws: ``UsageError`` for anything unknown, a missing value, or `--script` with `-c`.
-    static func parse(_ arguments: [String]) throws -> ShellOptions {
+    static func parse(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> ShellOptions {
         var options = ShellOptions()
         var index = 0
         func value(_ name: String) throws -> String {
@@ -57,11 +67,17 @@ struct ShellOptions {
                 options.color = mode
             case "--script": options.scriptFile = try inline ?? value(name)
             case "-c": options.commandString = try value(name)
+            case "--ca-file": options.caFile = try inline ?? value(name)
+            case "--allow-insecure-http": options.allowInsecureHTTP = true
+            case "--max-reply-mb": options.maxReplyMebibytes = try replyLimit(inline ?? value(name), from: name)
             case "-h", "--help": throw UsageError(description: "")
             default:
                 throw UsageError(description: "Unknown option '\(argument)'.")
             }
             index += 1
+        }
+        if options.maxReplyMebibytes == nil, let text = environment["JQC_MAX_REPLY_MB"], !text.isEmpty {
+            options.maxReplyMebibytes = try replyLimit(text, from: "JQC_MAX_REPLY_MB")
         }
         if options.scriptFile != nil && options.commandString != nil {
             throw UsageError(description: "Give either --script or -c, not both.")
@@ -71,5 +87,29 @@ struct ShellOptions {
                 description: "--server takes embedded, primary, secondary or an http(s):// URL, not '\(server)'.")
         }
         return options
+    }
+
+    /// A reply limit in whole MiB within 1…1024, from `--max-reply-mb` or `$JQC_MAX_REPLY_MB`.
+    private static func replyLimit(_ text: String, from origin: String) throws -> Int {
+        let range = TransferLimits.replyMebibytesRange
+        guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(text), range.contains(value) else {
+            throw UsageError(
+                description: "\(origin) takes a whole number of MiB from \(range.lowerBound) to \(range.upperBound), "
+                    + "not '\(text)'.")
+        }
+        return value
+    }
+}
+
+extension ShellOptions {
+    /// The live transport's configuration from `--max-reply-mb`, `--ca-file` (with `$JQC_CA_FILE`,
+    /// `$SSL_CERT_FILE`, `$CURL_CA_BUNDLE`, `$SSL_CERT_DIR`) and `--allow-insecure-http`; warnings go to stderr.
+    func networkConfiguration(
+        output: ShellOutput, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> CurlTransport.Configuration {
+        CurlTransport.Configuration(
+            limits: maxReplyMebibytes.flatMap(TransferLimits.jsonReplyLimit(mebibytes:)) ?? TransferLimits(),
+            trust: TLSTrust.standard(caFile: caFile, environment: environment),
+            allowInsecureHTTP: allowInsecureHTTP, warn: { output.err("warning: \($0)") })
     }
 }

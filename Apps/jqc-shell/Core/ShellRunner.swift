@@ -35,7 +35,7 @@ struct ShellRunner: Sendable {
         do {
             let result = try await command.run(context, arguments)
             if context.output.json {
-                context.output.out(
+                context.output.jsonLine(
                     #"{"ok":true,"command":\#(JSONValue.string(command.name).jsonString()),"data":\#(result.data.jsonString())}"#
                 )
             } else if !result.text.isEmpty {
@@ -53,7 +53,7 @@ struct ShellRunner: Sendable {
 
     private func report(command: String, error: String) {
         if context.output.json {
-            context.output.out(
+            context.output.jsonLine(
                 #"{"ok":false,"command":\#(JSONValue.string(command).jsonString()),"error":\#(JSONValue.string(error).jsonString())}"#
             )
         } else {
