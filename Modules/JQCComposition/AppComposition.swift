@@ -172,7 +172,8 @@ public final class AppComposition: Sendable {
                 isOnline: { await connectivity.isOnline },
                 isSignedIn: { await api.isSignedIn },
                 isUpdateRequired: { await api.isUpdateRequired }),
-            clock: clock, classify: SyncFailure.classify, logger: logger.labeled("sync"))
+            clock: clock, classify: SyncFailure.classify, logger: logger.labeled("sync"),
+            passLock: FileSyncPassLock(url: directory.appendingPathComponent("sync.lock")))  // issue 15
         scheduler = SyncScheduler(
             engine: sync, connectivity: connectivity, clock: clock,
             interval: configuration.syncInterval)
@@ -228,8 +229,10 @@ public final class AppComposition: Sendable {
         return restored
     }
 
-    /// Stops background work: the features' (autosave, poller), then the scheduler and monitoring.
+    /// Stops background work (the features': autosave, poller; then the scheduler and monitoring) and tries once
+    /// more to save a renewed sign-in.
     public func shutdown() async {
+        await api.saveUnsavedCredentials()  // a renewed sign-in whose write failed (issue 15)
         for stop in shutdownTasks { await stop() }
         await scheduler.stop()
         await connectivity.stop()

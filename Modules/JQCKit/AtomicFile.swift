@@ -16,6 +16,13 @@ public enum AtomicFile {
         public let path: String
         /// `errno` at the failure.
         public let code: Int32
+
+        /// A write of `path` that failed with `errno` `code` (`ENOSPC`, `EACCES`, …).
+        public init(path: String, code: Int32) {
+            self.path = path
+            self.code = code
+        }
+
         public var description: String {
             let reason = String(cString: strerror(code))
             if code == ENOSPC { return "Could not save \(path): the disk is full. Free some space and try again." }

@@ -100,17 +100,15 @@ public final class MemoryLogSink: LogSink {
     public var lines: [String] { storage.withLock { $0 } }
 }
 
-/// A sink appending to a file (created 0600), one line each, flushed per line.
+/// A sink appending to a file (created 0600), one line each, flushed per line. The file is opened with
+/// `O_APPEND`, so several processes logging to one file (the REPL, a background timer, scripts sharing a
+/// data directory) each add whole lines and never write over one another's (issue 15).
 public final class FileLogSink: LogSink {
     private let handle: Mutex<FileHandle?>
     /// Opens (or creates, mode 0600) the file at `url` for appending.
     public init(url: URL) {
-        if !FileManager.default.fileExists(atPath: url.path) {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
-        let handle = try? FileHandle(forWritingTo: url)
-        _ = try? handle?.seekToEnd()
-        self.handle = Mutex(handle)
+        let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        self.handle = Mutex(fd >= 0 ? FileHandle(fileDescriptor: fd, closeOnDealloc: true) : nil)
     }
     public func write(_ line: String) {
         handle.withLock { try? $0?.write(contentsOf: Data((line + "\n").utf8)) }

@@ -20,8 +20,9 @@ public enum SessionRestore: Sendable, Hashable {
 }
 
 extension APIClient {
-    /// Signs in: `POST /api/v1/auth/login` with `{username, password}`; stores the tokens and identity.
-    /// The password is sent once and kept nowhere.
+    /// Signs in: `POST /api/v1/auth/login` with `{username, password}`; stores the tokens and identity
+    /// (under the session lock, so a refresh in another process cannot write over them). The password is
+    /// sent once and kept nowhere.
     /// - Returns: the signed-in person.
     /// - Throws: ``APIError``: ``APIError/unauthorized(_:)`` with the server's sentence for bad credentials,
     ///   ``APIError/offline`` and the rest as classified.
@@ -37,13 +38,20 @@ extension APIClient {
             kind: .api, authenticated: false, carriesPassword: true)
         let reply = try APIClient.decode(LoginReply.self, from: data)
         try TokenCheck.validate(accessToken: reply.accessToken, refreshToken: reply.refreshToken)
+        let hold = try? await takeSessionLock()
+        defer { hold?.release() }
         signOutLocally()
-        store(Credentials(accessToken: reply.accessToken, refreshToken: reply.refreshToken, user: reply.user))
+        persist(
+            Credentials(
+                accessToken: reply.accessToken, refreshToken: reply.refreshToken, user: reply.user,
+                accessTokenReceivedAt: clock.now))
         return reply.user
     }
 
     /// Signs out: tells the server (`POST /api/v1/auth/logout`, best-effort, 5 s limit, no refresh), then
-    /// clears the credentials whatever the answer (seed 001 §5). Local work is not touched.
+    /// clears the credentials whatever the answer (seed 001 §5), under the session lock. Local work is not
+    /// touched. Other processes sharing the data directory find the store empty at their next refresh and
+    /// sign out too.
     public func logout() async {
         if let held = currentCredentials, !isUpdateRequired {
             var request = HTTPRequest(
@@ -58,6 +66,8 @@ extension APIClient {
             request.headers.set("Authorization", "Bearer \(held.accessToken)")
             _ = try? await transportSend(request)
         }
+        let hold = try? await takeSessionLock()
+        defer { hold?.release() }
         signOutLocally()
     }
 
@@ -69,16 +79,14 @@ extension APIClient {
         guard let held = currentCredentials else { return .signedOut }
         do {
             let user = try await get(User.self, path: "/api/v1/auth/me")
-            if let now = currentCredentials {
-                var updated = now
-                updated.user = user
-                if updated != now { store(updated) }
-            }
+            await updateStoredUser(user)
             return .online(user)
         } catch APIError.signedOut {
             return .signedOut
-        } catch APIError.unauthorized {
-            signOutLocally()
+        } catch let error as APIError where error.code == "unauthorized" {
+            guard await endSessionRefusedByServer() else {
+                return .offline(currentCredentials?.user ?? held.user, error)
+            }
             return .signedOut
         } catch let error as APIError {
             return .offline(currentCredentials?.user ?? held.user, error)
@@ -89,4 +97,35 @@ extension APIClient {
 
     /// The credentials held now (internal: the session helpers and tests).
     var currentCredentials: Credentials? { credentialsSnapshot() }
+
+    /// Writes `user` into the stored credentials when it changed, under the session lock and only over the
+    /// pair this client holds (a pair another process stored meanwhile is adopted first).
+    private func updateStoredUser(_ user: User) async {
+        guard let held = credentials, held.user != user else { return }
+        let hold = try? await takeSessionLock()
+        defer { hold?.release() }
+        switch reconcileWithStore(held) {
+        case .current, .adopted:
+            guard var now = credentials else { return }
+            now.user = user
+            persist(now)
+        case .ended:
+            return
+        }
+    }
+
+    /// A 401 even after a refresh: the server does not accept this session. Signs out — unless another
+    /// process stored a newer pair meanwhile (then that pair is used from the next request on).
+    /// - Returns: whether this run is signed out now.
+    private func endSessionRefusedByServer() async -> Bool {
+        guard let held = credentials else { return true }
+        let hold = try? await takeSessionLock()
+        defer { hold?.release() }
+        if case .current = reconcileWithStore(held) {
+            logger.warning("the server refused the session after a refresh; signing out (local work is kept)")
+            signOutLocally()
+            return true
+        }
+        return credentials == nil
+    }
 }

@@ -15,29 +15,43 @@ import JQCKit
 ///
 /// **Authentication.** A 401 on an authenticated request triggers one refresh shared by every request
 /// waiting on it (`POST /auth/refresh`), then the request is sent once more; a second 401 is
-/// ``APIError/unauthorized(_:)``, never another refresh. A refused refresh (401) signs the person out:
-/// the credentials are cleared (nothing else is touched) and ``APIError/signedOut`` is thrown. When the
-/// server's time is known (from a `Date` header or `/health`), a token whose `exp` is within 60 s of the
-/// *server's* now is refreshed before use, at most once per token, so a skewed device clock cannot
-/// cause a refresh storm.
+/// ``APIError/unauthorized(_:)``, never another refresh. The refresh runs under the token store's
+/// cross-process lock (`flock` on `<data-dir>/credentials.lock`): a process that waited re-reads the
+/// stored credentials and uses the pair another process already obtained. A refused refresh (400, 401 or
+/// 403, `invalid_grant` or not) signs the person out once — only when the store still holds the refresh
+/// token this process sent — and ``APIError/signedOut`` is thrown to every waiting request; no request
+/// leaves until the next login. When the server's time is known (from a `Date` header or `/health`), a
+/// token whose `exp` is within `min(60 s, lifetime / 2)` of the *server's* now is refreshed before use,
+/// at most once per token, so neither a skewed device clock nor very short tokens cause a refresh storm.
+/// A renewed pair is written atomically before it is used; when it cannot be written (disk full) the
+/// pair is kept in memory, ``warnings`` says so at once, and the write is retried (issue 15).
 public actor APIClient {
-    /// Seconds before `exp` (on the server's clock) at which an access token is refreshed proactively.
-    public static let proactiveRefreshMargin: Double = 60
+    /// The longest margin, in seconds before `exp` (on the server's clock), at which an access token is
+    /// refreshed proactively; shorter tokens use half their lifetime (``AccessToken/refreshMargin(lifetime:)``).
+    public static let proactiveRefreshMargin: Double = AccessToken.longestRefreshMargin
 
-    private let config: ServerConfig
+    let config: ServerConfig
     private let transport: any HTTPTransport
-    private let tokens: any TokenStore
-    private let refusals: any UpdateRefusalMemory
+    let tokens: any TokenStore
+    let refusals: any UpdateRefusalMemory
     /// The build named on every request.
     public nonisolated let identity: ClientIdentity
-    private let clock: any Clock
-    private let logger: Logger
+    let clock: any Clock
+    let logger: Logger
+    /// Sentences a person must see at once (a renewed sign-in that could not be saved); the app attaches
+    /// its handler (the shell prints them on stderr).
+    public nonisolated let warnings = SessionWarnings()
 
-    private var credentials: Credentials?
-    private var refreshTask: Task<Credentials, any Error>?
-    private var proactivelyRefreshedToken: String?
-    private var serverClockOffset: Double?
-    private var refreshCount = 0
+    var credentials: Credentials?
+    var refreshTask: Task<Credentials, any Error>?
+    var proactivelyRefreshedToken: String?
+    var serverClockOffset: Double?
+    var refreshCount = 0
+    /// The refresh token the token store held when this client last read or wrote it: when the store
+    /// holds another, another process changed it (issue 15).
+    var storedRefreshToken: String?
+    /// Why the held credentials are not in the store yet (their write failed), or `nil` when they are.
+    var unsavedReason: String?
 
     /// A client. Stored credentials are read from `tokens` now.
     /// - Parameters:
@@ -61,6 +75,7 @@ public actor APIClient {
         self.clock = clock
         self.logger = logger.labeled("network")
         credentials = tokens.load()
+        storedRefreshToken = credentials?.refreshToken
     }
 
     // MARK: - State
@@ -196,6 +211,7 @@ public actor APIClient {
         guard authenticated else {
             return try interpret(try await transmit(request, progress: progress), path: path)
         }
+        if unsavedReason != nil { await retrySavingCredentials() }
         guard let held = credentials else { throw APIError.signedOut }
         if let problem = TokenCheck.problem(accessToken: held.accessToken) {
             // Stored by an older build (issue 21): never replayed; the session cannot go on.
@@ -214,7 +230,7 @@ public actor APIClient {
     }
 
     /// Sends through the transport, classifying a missing reply and learning the server's clock.
-    private func transmit(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws
+    func transmit(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws
         -> HTTPResponse
     {
         let response: HTTPResponse
@@ -238,7 +254,7 @@ public actor APIClient {
     }
 
     /// The envelope's `data` for a 2xx reply, or the classified failure.
-    private func interpret(_ response: HTTPResponse, path: String) throws -> JSONValue {
+    func interpret(_ response: HTTPResponse, path: String) throws -> JSONValue {
         let status = response.status
         switch status {
         case 200..<300:
@@ -295,139 +311,6 @@ public actor APIClient {
     /// else is ignored (``RetryAfter``).
     private func parseRetryAfter(_ text: String) -> Double? {
         RetryAfter.seconds(text, serverNow: clock.now.addingTimeInterval(serverClockOffset ?? 0))
-    }
-
-    // MARK: - Refresh
-
-    /// Refreshes `held` before use when its `exp` is within the margin of the server's now (once per token).
-    private func refreshProactivelyIfNeeded(_ held: Credentials) async throws -> Credentials {
-        if let task = refreshTask { return try await awaitRefresh(task) }
-        guard let offset = serverClockOffset, let expiry = AccessToken.expiry(of: held.accessToken),
-            proactivelyRefreshedToken != held.accessToken
-        else { return held }
-        let serverNow = clock.now.addingTimeInterval(offset)
-        guard expiry.timeIntervalSince(serverNow) <= APIClient.proactiveRefreshMargin else { return held }
-        proactivelyRefreshedToken = held.accessToken
-        logger.info("the access token expires within \(Int(APIClient.proactiveRefreshMargin)) s; refreshing")
-        do {
-            return try await refresh(replacing: held.accessToken)
-        } catch APIError.signedOut {
-            throw APIError.signedOut
-        } catch APIError.updateRequired {
-            throw APIError.updateRequired
-        } catch {
-            return credentials ?? held  // a failed early refresh is retried on a 401
-        }
-    }
-
-    /// New credentials after `token` was refused: the ones another request already obtained, the
-    /// in-flight refresh's, or a new single refresh.
-    private func refresh(replacing token: String) async throws -> Credentials {
-        guard let held = credentials else { throw APIError.signedOut }
-        if held.accessToken != token { return held }
-        if let newer = adoptNewerStoredCredentials(than: held) { return newer }
-        if let task = refreshTask { return try await awaitRefresh(task) }
-        let task = Task { try await self.performRefresh(using: held.refreshToken) }
-        refreshTask = task
-        return try await awaitRefresh(task)
-    }
-
-    private func awaitRefresh(_ task: Task<Credentials, any Error>) async throws -> Credentials {
-        do {
-            return try await task.value
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw APIError.connectionFailed(String(describing: error))
-        }
-    }
-
-    /// `POST /auth/refresh` with its own decoder (seed 001 rule 14); a 401 signs out.
-    private func performRefresh(using refreshToken: String) async throws -> Credentials {
-        defer { refreshTask = nil }
-        refreshCount += 1
-        if isUpdateRequired { throw APIError.updateRequired }
-        var request = HTTPRequest(
-            method: .post, url: config.url(path: "/api/v1/auth/refresh"),
-            body: .data(JSONValue.object(["refresh_token": .string(refreshToken)]).jsonData()))
-        request.headers.set("Accept", "application/json")
-        request.headers.set("Content-Type", "application/json")
-        request.headers.set("X-JQC-Client", identity.build)
-        request.headers.set("X-JQC-API-Version", String(identity.apiVersion))
-        let response = try await transmit(request, progress: nil)
-        if response.status == 401 || response.status == 403 {
-            // Another process sharing the data directory may have rotated the token meanwhile: its new
-            // credentials are in the store, and this session is not over.
-            if let held = credentials, let newer = adoptNewerStoredCredentials(than: held) {
-                logger.info("the refresh token was rotated by another process; using its credentials")
-                return newer
-            }
-            logger.warning("the server refused the refresh token; signing out (local work is kept)")
-            signOutLocally()
-            throw APIError.signedOut
-        }
-        let data = try interpret(response, path: "/api/v1/auth/refresh")
-        struct RefreshReply: Decodable {
-            let accessToken: String
-            let refreshToken: String
-        }
-        let decoder = JSONDecoder()  // its own decoder, never a shared one (rule 14)
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let reply: RefreshReply
-        do {
-            reply = try decoder.decode(RefreshReply.self, from: data.jsonData())
-        } catch {
-            throw APIError.undecodable("the refresh reply had no tokens")
-        }
-        try TokenCheck.validate(accessToken: reply.accessToken, refreshToken: reply.refreshToken)
-        guard let held = credentials else { throw APIError.signedOut }  // signed out meanwhile
-        guard held.refreshToken == refreshToken else { return held }  // a new login replaced the session
-        let updated = Credentials(accessToken: reply.accessToken, refreshToken: reply.refreshToken, user: held.user)
-        store(updated)
-        logger.info("the access token was refreshed")
-        return updated
-    }
-
-    // MARK: - Credentials
-
-    /// The token store's credentials when another process wrote newer ones for the same person (a refresh
-    /// elsewhere rotated the tokens), now held here; `nil` when the store holds what this client holds.
-    private func adoptNewerStoredCredentials(than held: Credentials) -> Credentials? {
-        guard let stored = tokens.load(), stored.user.id == held.user.id,
-            stored.refreshToken != held.refreshToken
-        else { return nil }
-        credentials = stored
-        return stored
-    }
-
-    func credentialsSnapshot() -> Credentials? { credentials }
-
-    func configURL(_ path: String) -> URL { config.url(path: path) }
-
-    /// Sends without the session logic (best-effort calls such as logout).
-    func transportSend(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await transmit(request, progress: nil)
-    }
-
-    /// Holds `updated` and writes it to the token store (a write failure is logged; the session goes on).
-    func store(_ updated: Credentials) {
-        credentials = updated
-        do {
-            try tokens.save(updated)
-        } catch {
-            logger.error("could not save the credentials: \(error)")
-        }
-    }
-
-    /// Forgets the credentials here and in the token store. Nothing else is touched (local work stays).
-    public func signOutLocally() {
-        credentials = nil
-        proactivelyRefreshedToken = nil
-        do {
-            try tokens.clear()
-        } catch {
-            logger.error("could not remove the stored credentials: \(error)")
-        }
     }
 
     // MARK: - Reply text

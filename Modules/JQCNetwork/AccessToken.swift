@@ -1,20 +1,43 @@
 import Foundation
 
 /// Reads the claims of an access token (a JWT) without checking its signature: the client only needs
-/// `exp` to refresh before the server would refuse it (issue 4). The server remains the judge.
+/// `exp` (and `iat`) to refresh before the server would refuse it (issue 4, issue 15). The server remains
+/// the judge.
 public enum AccessToken {
+    /// The longest refresh margin, seconds before `exp` (on the server's clock).
+    public static let longestRefreshMargin: Double = 60
+
     /// The `exp` claim of `token` as an instant, or `nil` when the token is not a JWT or has no numeric `exp`.
     /// - Parameter token: `header.payload.signature`, each part base64url without padding.
     public static func expiry(of token: String) -> Date? {
+        claim("exp", of: token)
+    }
+
+    /// The `iat` (issued at) claim of `token` as an instant, or `nil` when absent or not a number.
+    public static func issuedAt(of token: String) -> Date? {
+        claim("iat", of: token)
+    }
+
+    /// How long before `exp` a token is refreshed: `min(60 s, lifetime / 2)`, so a token is used for at
+    /// least half its life and refreshed at most once per lifetime, however short the server makes it
+    /// (issue 15: 30 s tokens were refreshed before every request with a fixed 60 s margin).
+    /// - Parameter lifetime: `exp − iat` (or `exp −` the time of issue) in seconds; `nil` when unknown.
+    /// - Returns: seconds; 60 when the lifetime is unknown, 0 for a lifetime of 0 or less.
+    public static func refreshMargin(lifetime: Double?) -> Double {
+        guard let lifetime else { return longestRefreshMargin }
+        return min(longestRefreshMargin, max(0, lifetime) / 2)
+    }
+
+    private static func claim(_ name: String, of token: String) -> Date? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let payload = Data(base64Encoded: base64),
             let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
-            let exp = object["exp"] as? NSNumber
+            let value = object[name] as? NSNumber
         else { return nil }
-        return Date(timeIntervalSince1970: exp.doubleValue)
+        return Date(timeIntervalSince1970: value.doubleValue)
     }
 }
 

@@ -41,12 +41,22 @@ public struct Credentials: Sendable, Hashable, Codable {
     public var refreshToken: String
     /// The signed-in person.
     public var user: User
+    /// When this client received ``accessToken``, on the device's clock; `nil` for credentials stored by
+    /// an older build. With the token's `exp` it gives the token's lifetime when the token has no `iat`
+    /// (the refresh margin is relative to the lifetime; issue 15).
+    public var accessTokenReceivedAt: Date?
 
-    /// Credentials.
+    /// Credentials whose access token's time of receipt is not known.
     public init(accessToken: String, refreshToken: String, user: User) {
+        self.init(accessToken: accessToken, refreshToken: refreshToken, user: user, accessTokenReceivedAt: nil)
+    }
+
+    /// Credentials with the access token's time of receipt (device clock).
+    public init(accessToken: String, refreshToken: String, user: User, accessTokenReceivedAt: Date?) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.user = user
+        self.accessTokenReceivedAt = accessTokenReceivedAt
     }
 }
 
@@ -67,6 +77,15 @@ public protocol TokenStore: Sendable {
     /// Removes the stored credentials.
     /// - Throws: the store's error when they cannot be removed.
     func clear() throws
+    /// The cross-process lock the refresh exchange runs under, so processes sharing the store never
+    /// redeem one single-use refresh token twice (issue 15); `nil` when only this process can see the
+    /// store (in memory). Defaults to `nil`.
+    var lock: FileLock? { get }
+}
+
+extension TokenStore {
+    /// No cross-process lock: the store is private to this process.
+    public var lock: FileLock? { nil }
 }
 
 /// Credentials in memory (tests, and the fallback when no data directory is writable).
@@ -84,19 +103,26 @@ public final class InMemoryTokenStore: TokenStore {
 
 /// Credentials in one file, `<data-dir>/credentials`: JSON with snake_case keys, mode 0600, written
 /// atomically (temp + fsync + rename, `AtomicFile`). The file is the only place tokens are written
-/// (SHELL.md; issue 4).
+/// (SHELL.md; issue 4). Its lock is `<data-dir>/credentials.lock` (issue 15).
 public final class FileTokenStore: TokenStore {
     /// The file.
     public let url: URL
+    /// `flock` on `credentials.lock` beside the file: every process sharing the data directory takes it
+    /// around a refresh, a login and a logout.
+    public let lock: FileLock?
 
     /// A store at `url` (its directory must exist).
-    public init(url: URL) { self.url = url }
+    public init(url: URL) {
+        self.url = url
+        lock = FileLock(url: url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".lock"))
+    }
 
     /// The stored credentials, or `nil`; see ``TokenStore/load()``.
     public func load() -> Credentials? {
         guard let data = try? Data(contentsOf: url) else { return nil }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .secondsSince1970
         return try? decoder.decode(Credentials.self, from: data)
     }
 
@@ -104,6 +130,7 @@ public final class FileTokenStore: TokenStore {
     public func save(_ credentials: Credentials) throws {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(credentials)
         try AtomicFile.write(data, to: url, permissions: 0o600)

@@ -41,6 +41,9 @@ public struct SyncSnapshot: Sendable, Equatable {
     public var lastError: String?
     /// The last completed pass's report, or `nil`.
     public var lastReport: SyncPassReport?
+    /// Whether an explicit pass is waiting for a pass another process is running over the same data
+    /// directory (issue 15; the shell prints a line saying so).
+    public var waitingForPassElsewhere = false
 }
 
 /// Runs the registered stages in their order (SPEC.md §2, §4): single-flight (a trigger during a pass is
@@ -54,6 +57,7 @@ public actor SyncEngine {
     private let classify: SyncFailureClassifier
     private let logger: Logger
     private let jitter: @Sendable () -> Double
+    private let passLock: (any SyncPassLock)?
 
     private var running: Task<SyncPassReport, any Error>?
     private var runningID: UInt64 = 0
@@ -65,10 +69,12 @@ public actor SyncEngine {
 
     /// An engine running `stages` in the order given: sort them with ``StageOrder/sorted(_:)`` (the
     /// composition root does) so the features' declared constraints hold.
+    /// - Parameter passLock: the cross-process pass lock (issue 15); `nil` serialises passes in this process only.
     public init(
         stages: [any SyncStage], guards: SyncGuards, clock: any Clock, policy: OutboxPolicy = OutboxPolicy(),
         classify: @escaping SyncFailureClassifier, logger: Logger = .disabled,
-        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1.5) }
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1.5) },
+        passLock: (any SyncPassLock)? = nil
     ) {
         self.stages = stages
         self.guards = guards
@@ -77,6 +83,7 @@ public actor SyncEngine {
         self.classify = classify
         self.logger = logger
         self.jitter = jitter
+        self.passLock = passLock
     }
 
     /// The registered stages' names, in run order.
@@ -119,7 +126,7 @@ public actor SyncEngine {
         let task = Task { () async throws -> SyncPassReport in
             _ = try? await previous?.value
             self.passStarting(id)
-            return try await self.pass(explicit: explicit)
+            return try await self.lockedPass(explicit: explicit)
         }
         running = task
         runningID = id
@@ -142,6 +149,39 @@ public actor SyncEngine {
             queuedAutomatic = nil
             queuedAutomaticID = nil
         }
+    }
+
+    /// Runs `pass` holding the cross-process pass lock (issue 15): an automatic pass is skipped when another
+    /// process holds it (``SyncStopError/Reason/passRunningElsewhere``); an explicit one waits, published as
+    /// ``SyncSnapshot/waitingForPassElsewhere``. A pass its guards stop takes no lock (it sends nothing).
+    private func lockedPass(explicit: Bool) async throws -> SyncPassReport {
+        guard let passLock, (try? await checkGuards()) != nil else { return try await pass(explicit: explicit) }
+        var hold: (any SyncPassLockHold)?
+        do {
+            hold = try passLock.tryAcquire()
+            if hold == nil && !explicit {
+                throw SyncStopError(
+                    .passRunningElsewhere,
+                    "Another jqc process is syncing this data directory; this automatic pass was skipped.")
+            }
+            if hold == nil {
+                snapshot.waitingForPassElsewhere = true
+                publish()
+                defer {
+                    snapshot.waitingForPassElsewhere = false
+                    publish()
+                }
+                hold = try await passLock.acquire()
+            }
+        } catch let stop as SyncStopError {
+            throw stop
+        } catch is CancellationError {
+            throw SyncStopError(.cancelled, "Sync was cancelled; everything stays queued.")
+        } catch {
+            throw SyncStopError(.storeUnavailable, "Sync could not start: \(error)")
+        }
+        defer { hold?.release() }
+        return try await pass(explicit: explicit)
     }
 
     private func pass(explicit: Bool) async throws -> SyncPassReport {

@@ -33,7 +33,7 @@ extension SyncFailure {
             case .signedOut: return .signedOut
             case .updateRequired: return .updateRequired
             case .cancelled: return .cancelled
-            case .storeUnavailable, .stageFailed: return .local(stop.message)
+            case .storeUnavailable, .stageFailed, .passRunningElsewhere: return .local(stop.message)
             }
         default:
             return .local(String(describing: error))

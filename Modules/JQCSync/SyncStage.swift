@@ -86,6 +86,9 @@ public struct SyncStopError: Error, Sendable, Equatable, CustomStringConvertible
         case cancelled
         /// A stage that is not best-effort failed; the stages after it did not run (reported, not thrown).
         case stageFailed = "stage_failed"
+        /// Another process is running a pass over the same data directory, so this automatic pass was
+        /// skipped (an explicit pass waits instead; issue 15).
+        case passRunningElsewhere = "pass_running_elsewhere"
     }
 
     /// Why.

@@ -2,6 +2,7 @@ import Foundation
 import JQCComposition
 import JQCKit
 import JQCNetwork
+import JQCSync
 import Testing
 
 /// Two processes share one data directory (a shell and a background sync, issue 2): one of them
@@ -35,5 +36,42 @@ struct ConcurrentRefreshTests {
         try world.admin("POST", "/__admin/revoke-refresh", nil)
         await #expect(throws: APIError.signedOut) { try await other.api.getJSON("/api/v1/areas") }
         await #expect(throws: APIError.signedOut) { try await world.app.api.getJSON("/api/v1/areas") }
+    }
+}
+
+/// Issue 15: a refused refresh is the session's end, never an item's failure.
+@Suite("A refused refresh stops the pass and counts no try (issue 15)")
+struct RefusedRefreshPassTests {
+    @Test(
+        "a refresh refused with 400, 401 or 403 stops the pass: the inspection stays pending with no try counted, nothing more is sent",
+        arguments: [400, 401, 403])
+    func refusedRefreshStopsThePass(status: Int) async throws {
+        let world = try TestApp()
+        try await world.ready()
+        let id = try world.submitted()
+        try world.admin("POST", "/__admin/expire-tokens", nil)
+        try world.fault([
+            "method": "POST", "path_prefix": "/api/v1/auth/refresh", "mode": "status", "status": .int(Int64(status)),
+            "count": 5,
+        ])
+        await #expect {
+            try await world.app.sync.sync(explicit: true)
+        } throws: { error in
+            (error as? SyncStopError)?.reason == .signedOut
+        }
+        let inspection = try world.local(id)
+        #expect(inspection.syncStatus == .pending)
+        #expect(inspection.syncAttempts == 0)
+        #expect(try world.app.outboxStatus().failed.isEmpty)
+        #expect(await !world.app.api.isSignedIn)
+        let log = world.serverDirectory.path("server.log")
+        let sent = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").count
+        await #expect(throws: SyncStopError.self) { try await world.app.sync.sync(explicit: true) }
+        _ = await world.app.api.restoreSession()
+        #expect(try String(contentsOf: log, encoding: .utf8).split(separator: "\n").count == sent)
+        try await world.login()
+        _ = try await world.app.sync.sync(explicit: true)
+        #expect(try world.local(id).syncStatus == .synced)
+        #expect(try world.serverRecords(id).count == 1)
     }
 }

@@ -74,17 +74,7 @@ final class TestApp: @unchecked Sendable {  // because: immutable after init; th
     /// Calls an admin endpoint with curl (kept apart from the client under test).
     @discardableResult
     func admin(_ method: String, _ path: String, _ body: JSONValue?) throws -> JSONValue {
-        let process = TestProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        var arguments = ["-s", "-X", method, baseURL.absoluteString + path]
-        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body.jsonString()] }
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try JSONValue.parse(data)
+        try AdminRequest.send(baseURL, method, path, body)
     }
 
     deinit { server.stop() }

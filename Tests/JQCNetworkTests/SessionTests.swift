@@ -193,7 +193,7 @@ struct SessionLifecycleTests {
         #expect(!String(describing: stored).contains(stored.accessToken))
         for secret in secrets { #expect(!logText.contains(secret)) }
         let files = try FileManager.default.contentsOfDirectory(atPath: harness.directory.url.path)
-        #expect(files.sorted() == ["client.log", "credentials", "update-refused"])
+        #expect(files.sorted() == ["client.log", "credentials", "credentials.lock", "update-refused"])
         for file in files where file != "credentials" {
             let text = try String(contentsOf: harness.directory.path(file), encoding: .utf8)
             for secret in secrets { #expect(!text.contains(secret)) }

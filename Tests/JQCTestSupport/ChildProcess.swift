@@ -9,6 +9,7 @@ public final class ChildProcess: @unchecked Sendable {  // because: used from on
     private let stderrPipe = Pipe()
     private let stdinPipe = Pipe()
     private var buffer = Data()
+    private var errorBuffer = Data()
 
     /// Starts `executable` with `arguments` (and `environment` merged over the current one, without the
     /// variables named in `removing`).
@@ -28,13 +29,23 @@ public final class ChildProcess: @unchecked Sendable {  // because: used from on
 
     /// The next line of stdout (without the newline), or `nil` at end of output.
     public func readLine() -> String? {
+        ChildProcess.nextLine(from: stdoutPipe, buffer: &buffer)
+    }
+
+    /// The next line of stderr (without the newline), or `nil` at end of output; what it read is not
+    /// returned again by ``finish()``.
+    public func readErrorLine() -> String? {
+        ChildProcess.nextLine(from: stderrPipe, buffer: &errorBuffer)
+    }
+
+    private static func nextLine(from pipe: Pipe, buffer: inout Data) -> String? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                 buffer.removeSubrange(buffer.startIndex...newline)
                 return line
             }
-            let chunk = stdoutPipe.fileHandleForReading.availableData
+            let chunk = pipe.fileHandleForReading.availableData
             if chunk.isEmpty {
                 guard !buffer.isEmpty else { return nil }
                 defer { buffer.removeAll() }
@@ -63,7 +74,7 @@ public final class ChildProcess: @unchecked Sendable {  // because: used from on
         process.waitUntilExit()
         return (
             process.terminationStatus, String(decoding: buffer + rest, as: UTF8.self),
-            String(decoding: errors, as: UTF8.self)
+            String(decoding: errorBuffer + errors, as: UTF8.self)
         )
     }
 }

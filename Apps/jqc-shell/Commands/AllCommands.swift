@@ -4,6 +4,7 @@ enum AllCommands {
         CoreCommands.commands
             + SessionCommands.commands
             + SyncCommands.commands
+            + BackgroundCommands.commands
             + FacilitiesCommands.commands
             + InspectionCommands.commands
             + PhotoCommands.commands

@@ -48,6 +48,8 @@ enum SyncCommands {
         if let lastError { lines.append("last error: \(lastError)") }
         if updateRequired { lines.append("update required: this build is refused by the server; update jqc.") }
         for item in failed { lines.append("failed \(item.kind) \(item.localID): \(item.reason)") }
+        let background = BackgroundSummary(context: context)  // issue 15
+        lines += background.lines
         return CommandOutput(
             lines.joined(separator: "\n"),
             data: [
@@ -63,15 +65,25 @@ enum SyncCommands {
                     }),
                 "last_sync_at": lastSync.map { .string(DateFormats.instantString($0)) } ?? .null,
                 "last_error": lastError.map(JSONValue.string) ?? .null,
-                "update_required": .bool(updateRequired),
+                "update_required": .bool(updateRequired), "background": .object(background.json),
             ])
     }
 
     static let sync = Command(
-        "sync", summary: "One full pass now: every pending item is tried at once; reports each stage.",
+        "sync", usage: "[--background]",
+        summary: "One full pass now: every pending item is tried at once; reports each stage.",
         help: "Item failures are data (see 'status'); the command fails only when the pass cannot run\n"
-            + "(offline, signed out, update required)."
-    ) { context, _ in
+            + "(offline, signed out, update required). When another jqc process is syncing this data directory,\n"
+            + "it says so and waits for that pass to end.\n"
+            + "--background is the timer's pass ('background enable'): one automatic pass (backoff applies),\n"
+            + "silent on success, one line in jqc.log; it skips when another pass is running, when offline or\n"
+            + "signed out (exit 0), and exits 1 when the store is damaged or an update is required."
+    ) { context, words in
+        let arguments = try ParsedArguments(words, switches: ["background"], usage: "sync [--background]")
+        guard arguments.positionals.isEmpty else {
+            throw ShellError.usage("sync takes no arguments. Usage: sync [--background]")
+        }
+        if arguments.has("background") { return try await BackgroundSync.run(context) }
         let engine = try await context.engine()
         let app = engine.app
         let stateFile = SyncStateFile(directory: context.dataDirectory)
@@ -85,8 +97,17 @@ enum SyncCommands {
         }
         try Task.checkCancellation()
         let before = try? OutboxTally(app.outboxStatus())  // for the sentence after a Ctrl-C (issue 14)
+        let passLock = FileLock(url: context.dataDirectory.file("sync.lock"))
         let progress = Task {
+            var announced = false
             for await snapshot in await app.sync.snapshots() {
+                if snapshot.waitingForPassElsewhere, !announced {
+                    announced = true  // issue 15: one pass at a time per data directory
+                    let holder = passLock.holderProcessID.map { " (process \($0))" } ?? ""
+                    context.output.endProgress()
+                    context.output.err(
+                        "Another sync pass is running in another jqc process\(holder); waiting for it to end…")
+                }
                 if let stage = snapshot.runningStage { context.output.progress("syncing: \(stage)…") }
             }
         }

@@ -51,7 +51,7 @@ final class ShellEngine: Sendable {
         var selectionValue = identity.description
         if identity == .embedded {
             do {
-                let server = try EmbeddedServer.start(dataDirectory: dataDirectory)
+                let server = try EmbeddedServer.start(dataDirectory: dataDirectory, admin: !options.isBackgroundSync)
                 embedded = server
                 selectionValue = server.baseURL.absoluteString
             } catch {
@@ -85,7 +85,10 @@ final class ShellEngine: Sendable {
                     + "unsynced local work was kept.")
         }
         try engine.record(identity)
-        app.notificationSinks.attach(NotificationBanner(output: output))  // new notifications: a stderr banner
+        app.api.warnings.attach { output.err("warning: \($0)") }  // e.g. a renewed sign-in not saved (issue 15)
+        if !options.isBackgroundSync {  // a timer's pass stays silent (issue 15)
+            app.notificationSinks.attach(NotificationBanner(output: output))  // new notifications: a stderr banner
+        }
         await app.launch(background: interactive)
         return engine
     }

@@ -28,9 +28,25 @@ struct ShellOptions {
     static let usage = """
         usage: jqc-shell [--server embedded|primary|secondary|URL] [--data-dir DIR] [--json] [--color auto|always|never]
                          [--ca-file PATH] [--allow-insecure-http] [--max-reply-mb N]
-                         [--script FILE | -c "cmd; cmd"]
-        Commands are read from the prompt, from FILE, from -c, or from stdin when it is not a terminal.
+                         [--script FILE | -c "cmd; cmd" | COMMAND [ARGUMENT…]]
+        Commands are read from the prompt, from FILE, from -c, from the words after the options (one command,
+        e.g. 'jqc-shell --data-dir DIR sync --background'), or from stdin when it is not a terminal.
         """
+
+    /// Whether this run is the background timer's `sync --background` (issue 15): no notification banners,
+    /// and the embedded server is started without its admin endpoints.
+    var isBackgroundSync: Bool {
+        guard let commandString, let commands = try? CommandLineSplitter.commands(commandString, home: nil) else {
+            return false
+        }
+        return commands == [["sync", "--background"]]
+    }
+
+    /// `words` as one command line for ``commandString``: each word single-quoted, so the shell's splitter
+    /// gives back exactly these words (spaces, quotes and `;` included).
+    static func commandLine(_ words: [String]) -> String {
+        words.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
+    }
 
     /// An option error: the sentence to print before exiting 64.
     struct UsageError: Error, CustomStringConvertible { let description: String }
@@ -43,7 +59,10 @@ struct ShellOptions {
         var options = ShellOptions()
         var index = 0
         func value(_ name: String) throws -> String {
-            guard index + 1 < arguments.count else { throw UsageError(description: "\(name) needs a value.") }
+            // An option as the value is a missing value (`--data-dir -c …`), not a value.
+            guard index + 1 < arguments.count,
+                !arguments[index + 1].hasPrefix("--"), !["-c", "-h"].contains(arguments[index + 1])
+            else { throw UsageError(description: "\(name) needs a value.") }
             index += 1
             return arguments[index]
         }
@@ -71,6 +90,14 @@ struct ShellOptions {
             case "--allow-insecure-http": options.allowInsecureHTTP = true
             case "--max-reply-mb": options.maxReplyMebibytes = try replyLimit(inline ?? value(name), from: name)
             case "-h", "--help": throw UsageError(description: "")
+            case _ where !argument.hasPrefix("-"):
+                // The rest of the words are one command (`jqc-shell --data-dir DIR sync --background`).
+                guard options.scriptFile == nil, options.commandString == nil else {
+                    throw UsageError(description: "Give a command after the options, or --script or -c, not both.")
+                }
+                options.commandString = commandLine(Array(arguments[index...]))
+                index = arguments.count
+                continue
             default:
                 throw UsageError(description: "Unknown option '\(argument)'.")
             }
