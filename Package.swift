@@ -66,12 +66,16 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, path: "Modules/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
 }
 
-/// A library module under `Modules/` with its test target under `Tests/`.
-func module(_ name: String, _ dependencies: [Target.Dependency], resources: [Resource]? = nil) -> [Target] {
+/// A library module under `Modules/` with its test target under `Tests/` (which also gets `testDependencies`).
+func module(
+    _ name: String, _ dependencies: [Target.Dependency], resources: [Resource]? = nil,
+    testDependencies: [Target.Dependency] = []
+) -> [Target] {
     [
         .target(name: name, dependencies: dependencies, path: "Modules/\(name)", resources: resources),
         .testTarget(
-            name: "\(name)Tests", dependencies: [.target(name: name), "JQCTestSupport"], path: "Tests/\(name)Tests"),
+            name: "\(name)Tests", dependencies: [.target(name: name), "JQCTestSupport"] + testDependencies,
+            path: "Tests/\(name)Tests"),
     ]
 }
 
@@ -90,27 +94,38 @@ var targets: [Target] = [
         linkerSettings: [.linkedLibrary("jpeg")]),
 ]
 
+/// Test targets of modules that send requests also get the scripted transport (test support, never shipped).
+let scripted: [Target.Dependency] = ["JQCNetworkTestSupport"]
+
 // Tier 0 — foundation
 targets += module("JQCKit", [])
 // Tier 1 — adapters
 targets += module("JQCStorage", ["CSQLite", "JQCKit"])
-targets += module("JQCNetwork", ["CCurl", "JQCKit"])
+targets += module("JQCNetwork", ["CCurl", "JQCKit"], testDependencies: scripted)
 targets += module("JQCJPEG", ["CExif", "CJPEGShim", "JQCKit"])
 // Tier 2 — engine
-targets += module("JQCSync", ["JQCKit", "JQCNetwork", "JQCStorage"])
+targets += module("JQCSync", ["JQCKit", "JQCNetwork", "JQCStorage"], testDependencies: ["JQCStorage"])
 // Tier 3 — features, in their order (JQCForms is pure: JQCKit only)
 targets += module("JQCForms", ["JQCKit"])
 // Reference data: contracts, facilities, areas, templates (pulled, pruned, read by the start cascades).
-targets += module("JQCFacilities", ["JQCForms", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
-targets += module("JQCPhotos", ["JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
 targets += module(
-    "JQCInspections", ["JQCFacilities", "JQCForms", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
+    "JQCFacilities", ["JQCForms", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"], testDependencies: scripted)
 targets += module(
-    "JQCIssues", ["JQCFacilities", "JQCInspections", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"])
-targets += module("JQCScheduling", ["JQCForms", "JQCInspections", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
+    "JQCPhotos", ["JQCJPEG", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"], testDependencies: scripted)
 targets += module(
-    "JQCFollowUps", ["JQCForms", "JQCInspections", "JQCKit", "JQCNetwork", "JQCScheduling", "JQCStorage", "JQCSync"])
-targets += module("JQCNotifications", ["JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"])
+    "JQCInspections", ["JQCFacilities", "JQCForms", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"],
+    testDependencies: scripted)
+targets += module(
+    "JQCIssues", ["JQCFacilities", "JQCInspections", "JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"],
+    testDependencies: scripted)
+targets += module(
+    "JQCScheduling", ["JQCForms", "JQCInspections", "JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"],
+    testDependencies: scripted)
+targets += module(
+    "JQCFollowUps",
+    ["JQCFacilities", "JQCForms", "JQCInspections", "JQCKit", "JQCNetwork", "JQCScheduling", "JQCStorage", "JQCSync"],
+    testDependencies: scripted)
+targets += module("JQCNotifications", ["JQCKit", "JQCNetwork", "JQCStorage", "JQCSync"], testDependencies: scripted)
 // Tier 4 — composition
 targets += module(
     "JQCComposition",
@@ -164,9 +179,18 @@ targets += [
 // Tests shared by every test target: temporary directories, fixture paths. Integration runs real HTTP.
 targets += [
     .target(name: "JQCTestSupport", dependencies: ["JQCKit"], path: "Tests/JQCTestSupport"),
+    // A toy synced feature with a photo, installed by the integration tests through the feature contract.
+    .target(
+        name: "JQCToyFeature", dependencies: ["JQCKit", "JQCNetwork", "JQCPhotos", "JQCStorage", "JQCSync"],
+        path: "Tests/JQCToyFeature"),
+    // The scripted transport of unit tests (seed 004): test support over JQCNetwork, never shipped.
+    .target(
+        name: "JQCNetworkTestSupport", dependencies: ["JQCKit", "JQCNetwork"], path: "Tests/JQCNetworkTestSupport"),
     .testTarget(
         name: "JQCIntegrationTests",
-        dependencies: ["JQCComposition", "JQCDevServer", "JQCKit", "JQCTestSupport"],
+        dependencies: [
+            "JQCComposition", "JQCDevServer", "JQCKit", "JQCNetworkTestSupport", "JQCTestSupport", "JQCToyFeature",
+        ],
         path: "Tests/JQCIntegrationTests"),
     .testTarget(name: "JQCShellTests", dependencies: ["JQCTestSupport"], path: "Tests/JQCShellTests"),
 ]

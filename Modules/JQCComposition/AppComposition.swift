@@ -11,16 +11,19 @@ import JQCScheduling
 import JQCStorage
 import JQCSync
 
-/// The composition root: every live dependency built once, by hand, in tiers, in an order that matters
-/// (seed 004's shape; SPEC.md §2–3). No singletons: the shell and the tests each build one of these.
+/// The composition root: every live dependency built once, by hand, in an order that matters (seed 004's
+/// shape; SPEC.md §2–3), and the features installed as a list (STYLE.md item 15). No singletons: the shell
+/// and the tests each build one of these.
 ///
-/// Start-up order (seed 001 rules 21–22): ``launch(background:)`` restores the session first, then starts
-/// connectivity monitoring, then syncs when online and signed in.
+/// The construction runs in phases (not SPEC.md §2's module tiers): 0 configuration, 1 storage and
+/// transport, 2 the API client and connectivity, 3 the features in their order, 4 the store's schema and the
+/// sync engine. Start-up order (seed 001 rules 21–22): ``launch(background:)`` restores the session first,
+/// then starts connectivity monitoring, then syncs when online and signed in.
 public final class AppComposition: Sendable {
     /// This build's version (`X-JQC-Client: jqc-shell/<version>`).
     public static let version = "0.1.0"
 
-    // Tier 0 — configuration, clock, logger
+    // Phase 0 — configuration, clock, logger
     /// What this root was built from.
     public let configuration: AppConfiguration
     /// The clock everything waits on.
@@ -30,8 +33,8 @@ public final class AppComposition: Sendable {
     /// The server selection (rules 17, 81).
     public let server: ServerConfig
 
-    // Tier 1 — storage, transport, credentials, request policy
-    /// The local store (WAL, foreign keys, `synchronous=FULL`), migrated for every feature.
+    // Phase 1 — storage, transport, credentials, request policy
+    /// The local store (WAL, foreign keys, `synchronous=FULL`), migrated for every installed feature.
     public let store: DatabaseQueue
     /// The HTTP transport behind the airplane-mode gate.
     public let transport: any HTTPTransport
@@ -42,14 +45,24 @@ public final class AppComposition: Sendable {
     /// The manual connectivity switch.
     public let connectivitySwitch: FileConnectivityOverrideStore
 
-    // Tier 2 — API client and session
+    // Phase 2 — API client, session, connectivity
     /// The API client: every request, the session, the single-flight refresh.
     public let api: APIClient
+    /// Connectivity: the health probe and the manual switch.
+    public let connectivity: ConnectivityMonitor
 
-    // Tier 3 — features (each owns its tables, endpoints and stages)
+    // Phase 3 — features (each owns its tables, endpoints, stages and outbox kinds)
+    /// Every installed feature, in installation order (``feature(_:)`` finds one by type).
+    public let features: [any FeatureModule]
+    /// Every feature's outbox kinds, in registration order, for `status` and `sync`.
+    public let outboxKinds: [OutboxKind]
+    /// Every feature's server-pulled-data eraser, run on logout and server switch (rule 42).
+    private let serverPulledDataCleaners: [@Sendable () throws -> Void]
+    private let launchTasks: [@Sendable () async -> Void]
+    private let shutdownTasks: [@Sendable () async -> Void]
     /// Reference data (facilities, areas, templates): the cache and its read surfaces (issue 7).
     public let reference: ReferenceDataService
-    /// Photos: import into `<data-dir>/photos` (0700), the `photos` upload stage, owner hooks (issue 8).
+    /// Photos: import into `<data-dir>/photos` (0700), the `photos` upload stage, owner kinds (issue 8).
     public let photos: PhotoService
     /// Local inspections: start, answer, save, submit, delete drafts (issue 7).
     public let inspections: InspectionService
@@ -61,10 +74,6 @@ public final class AppComposition: Sendable {
     public let inspectionPhotos: InspectionPhotos
     /// Issues: flag, standalone, list, status/handler edits, comments, retry/discard (issue 8).
     public let issues: IssueService
-    /// Every feature's outbox report, for `status`.
-    public let outboxReporters: [any OutboxReporter]
-    /// Every feature's server-pulled-data eraser, run on logout and server switch (rule 42).
-    private let serverPulledDataCleaners: [@Sendable () throws -> Void]
     /// Where new notifications are announced; the app attaches its sink (the shell's banner) before launch.
     public let notificationSinks: NotificationRelay
     /// Notifications: pulled list, unread count, mark read (queued), the `since` cursor.
@@ -77,22 +86,22 @@ public final class AppComposition: Sendable {
     public let followUps: FollowUpService
     /// The server's today from the last health reply (seed 003), for synchronous readers (issue 9).
     public let serverToday: ServerTodayMemory
+    /// The 60 s notification poll while online and signed in (seed 001 §8).
+    public let notificationPoller: NotificationPoller
 
-    // Tier 4 — sync engine with its stages in order, connectivity, scheduler
-    /// Connectivity: the health probe and the manual switch.
-    public let connectivity: ConnectivityMonitor
-    /// The sync engine with every feature's stages registered in order.
+    // Phase 4 — the sync engine over every feature's stages, and the scheduler
+    /// The sync engine running the features' stages in the order they declare.
     public let sync: SyncEngine
     /// Automatic passes (periodic and on reconnect).
     public let scheduler: SyncScheduler
-    /// The 60 s notification poll while online and signed in (seed 001 §8).
-    public let notificationPoller: NotificationPoller
 
     /// Builds the root. Nothing is sent to the server here.
     /// - Throws: `DatabaseError` when the store cannot be opened or migrated (a sentence: damaged file,
     ///   newer store, disk full). `PhotoError` when `<data-dir>/photos` cannot be created.
+    ///   `StageOrderError` when the features' stages declare an order that cannot hold. A feature factory's
+    ///   error (``AppConfiguration/additionalFeatures``).
     public init(configuration: AppConfiguration) throws {
-        // Tier 0
+        // Phase 0 — configuration, clock, logger
         self.configuration = configuration
         clock = configuration.clock
         server = configuration.server
@@ -101,13 +110,11 @@ public final class AppComposition: Sendable {
             label: "jqc", minimumLevel: configuration.logLevel,
             sink: FileLogSink(url: directory.appendingPathComponent("jqc.log")), clock: clock)
 
-        // Tier 1
+        // Phase 1 — storage, transport, credentials (the store is migrated in phase 4, once every feature
+        // has registered its migrations; nothing reads it before)
         store = try DatabaseQueue(
             path: directory.appendingPathComponent("jqc.sqlite").path,
             configuration: DatabaseConfiguration(synchronous: configuration.synchronous))
-        var migrator = DatabaseMigrator()
-        AppComposition.registerMigrations(&migrator)
-        try migrator.migrate(store)
         let connectivitySwitch = FileConnectivityOverrideStore(url: directory.appendingPathComponent("connectivity"))
         self.connectivitySwitch = connectivitySwitch
         transport = OfflineGateTransport(
@@ -117,133 +124,50 @@ public final class AppComposition: Sendable {
         tokens = FileTokenStore(url: directory.appendingPathComponent("credentials"))
         refusals = FileUpdateRefusalMemory(url: directory.appendingPathComponent("update-required"))
 
-        // Tier 2
+        // Phase 2 — API client, session, connectivity (every health reply goes to the features' observers)
         let api = APIClient(
             config: server, transport: transport, tokens: tokens, refusals: refusals,
             identity: ClientIdentity(version: configuration.clientVersion), clock: clock, logger: logger)
         self.api = api
-
-        // Tier 3 — features: stores, services, hooks (each later issue adds its own here).
-        var stages: [any SyncStage] = []
-        var reporters: [any OutboxReporter] = []
-        var cleaners: [@Sendable () throws -> Void] = []
-        // Reference data (issue 7): pulled by the `reference` stage; cleared on logout / server switch.
-        let referenceStore = ReferenceStore(queue: store)
-        reference = ReferenceDataService(store: referenceStore)
-        cleaners.append { try referenceStore.clearCache() }
-
-        // Photos: imported JPEGs and their upload stage (owners are told through PhotoUploadListener).
-        let photos = try PhotoService(
-            database: store, directory: directory.appendingPathComponent("photos"), api: api,
-            clock: clock, logger: logger.labeled("photos"))
-        self.photos = photos
-        stages.append(photos.uploadStage)
-        reporters.append(photos)
-
-        // Inspections (issue 7). Seams for later features: submit hooks (Scheduling, FollowUps), deletion
-        // hooks (Photos, Issues), the photo gate (Photos, rule 12), facility references (Issues).
-        let inspectionStore = InspectionStore(queue: store)
-        // Scheduling and follow-ups (issue 9): caches, the rule 69 fulfilment hook, the follow-up hook.
-        let serverToday = ServerTodayMemory()
-        self.serverToday = serverToday
-        let tokens = self.tokens
-        let schedulingStore = SchedulingStore(queue: store)
-        let followUpStore = FollowUpStore(queue: store, inspections: inspectionStore)
-        let prefiller = ReinspectionPrefiller(
-            inspections: inspectionStore, followUps: followUpStore,
-            reference: referenceStore)
-        let schedulingHooks: [any InspectionSubmitHook] = [
-            ScheduleFulfilmentHook(
-                store: schedulingStore, inspections: inspectionStore,
-                serverToday: { serverToday.today },
-                currentUserID: { tokens.load().map { Int($0.user.id) } }),
-            FollowUpSubmitHook(store: followUpStore, inspections: inspectionStore),
-        ]
-        // Photo ↔ inspection wiring and issues (issue 8): built before the inspection service, whose draft
-        // deletion hooks they are.
-        let inspectionPhotos = InspectionPhotos(store: inspectionStore, photos: photos, clock: clock)
-        self.inspectionPhotos = inspectionPhotos
-        photos.register(inspectionPhotos as any PhotoUploadListener, for: .inspection)
-        photos.register(inspectionPhotos as any PhotoOwnerStatusProvider, for: .inspection)
-        let issueStore = IssueStore(queue: store)
-        let issues = IssueService(
-            store: issueStore, inspections: inspectionStore, reference: referenceStore,
-            photos: photos, api: api, clock: clock, logger: logger)
-        self.issues = issues
-        photos.register(IssuePhotoListener(store: issueStore), for: .issue)
-        photos.register(IssuePhotoOwnerStatus(store: issueStore), for: .issue)
-        let draftDeletionHooks: [any InspectionDraftDeletionHook] = [inspectionPhotos, issues]
-        inspections = InspectionService(
-            store: inspectionStore, reference: referenceStore, clock: clock,
-            submitHooks: schedulingHooks, deletionHooks: draftDeletionHooks)
-        history = InspectionHistory(api: api)
-        autosave = DraftAutosaver(service: inspections, clock: clock)
-        let photoGate: any InspectionPhotoGate = inspectionPhotos  // rule 12: photos settle first
-        stages.append(InspectionPushStage(api: api, store: inspectionStore, photoGate: photoGate))
-        reporters.append(InspectionOutboxReporter(store: inspectionStore))
-        // Issues (issue 8): push after inspections (rule 11), queued edits, the assigned-issues pull.
-        stages += [
-            IssuePushStage(service: issues), IssueEditsStage(service: issues),
-            AssignedIssuesPullStage(service: issues),
-        ]
-        reporters.append(issues)
-        cleaners.append { try issues.clearServerPulledData() }
-        // Unsynced work that keeps a pruned facility as inactive (seed 001 §8.4).
-        let facilityReferences: [any FacilityReferenceSource] = [inspectionStore, issueStore]
-        stages.append(
-            ReferencePullStage(
-                api: api, store: referenceStore,
-                referencedFacilityIDs: { db in
-                    var ids = Set<Int>()
-                    for source in facilityReferences {
-                        ids.formUnion(try source.facilityIDsReferencedByUnsyncedWork(db: db))
-                    }
-                    return ids
-                }))
-
-        // Notifications and dashboard stats (best-effort pulls; the poller is started at launch).
-        let notificationStore = NotificationStore(queue: store)
-        let notificationSinks = NotificationRelay()
-        self.notificationSinks = notificationSinks
-        let notifications = NotificationService(
-            store: notificationStore, api: api, sink: notificationSinks,
-            clock: clock, logger: logger)
-        let dashboard = DashboardService(store: notificationStore, api: api, clock: clock, logger: logger)
-        self.notifications = notifications
-        self.dashboard = dashboard
-        stages += [NotificationsStage(service: notifications), DashboardStage(service: dashboard)]
-        cleaners += [notifications.clearServerPulledData, dashboard.clearServerPulledData]
-        let switchStore = connectivitySwitch
-        let scheduling = SchedulingService(
-            store: schedulingStore, api: api, serverToday: { serverToday.today },
-            learnServerToday: {
-                guard let health = try? await AppComposition.health(api) else { return nil }
-                serverToday.record(health.today)
-                return health.today
-            },
-            isOnline: { !switchStore.loadForcedOffline() },
-            prefill: { try prefiller.prefill(parentServerID: $0, templateID: $1) })
-        let followUps = FollowUpService(
-            store: followUpStore, prefiller: prefiller, inspections: inspectionStore,
-            schedules: schedulingStore, api: api)
-        self.scheduling = scheduling
-        self.followUps = followUps
-        stages += [FollowUpsPullStage(service: followUps), ScheduledPullStage(service: scheduling)]
-        cleaners += [scheduling.clearServerPulledData, followUps.clearServerPulledData]
-        outboxReporters = reporters
-        serverPulledDataCleaners = cleaners
-
-        // Tier 4
+        let healthObservers = Contributions<@Sendable (ServerHealth) -> Void>()
         connectivity = ConnectivityMonitor(
             probe: {
                 let health = try await AppComposition.health(api)
-                serverToday.record(health.today)  // issue 9: for the submit hook
+                for observe in healthObservers.all { observe(health) }
                 return health
             },
             overrideStore: connectivitySwitch, clock: clock)
+        let core = FeatureCore(
+            database: store, api: api, clock: clock, logger: logger, dataDirectory: directory, tokens: tokens,
+            connectivity: connectivity, isForcedOffline: { connectivitySwitch.loadForcedOffline() },
+            serverHealth: { try await AppComposition.health(api) }, healthObservers: healthObservers)
+
+        // Phase 3 — features, in their order: each built from the core and the features it builds on, then
+        // installed (its migrations, stages, outbox kinds, cleaners, photo owner kinds and hooks).
+        var installation = FeatureInstallation()
+        let facilities = installation.install(FacilitiesFeature(core: core))
+        let photos = installation.install(try PhotosFeature(core: core))
+        let inspections = installation.install(
+            InspectionsFeature(core: core, facilities: facilities, photos: photos))
+        let issues = installation.install(
+            IssuesFeature(core: core, facilities: facilities, inspections: inspections, photos: photos))
+        let scheduling = installation.install(SchedulingFeature(core: core, inspections: inspections))
+        let followUps = installation.install(
+            FollowUpsFeature(core: core, facilities: facilities, inspections: inspections, scheduling: scheduling))
+        let notifications = installation.install(
+            NotificationsFeature(core: core, pollInterval: configuration.notificationPollInterval))
+        let builtIn = BuiltInFeatures(
+            core: core, facilities: facilities, photos: photos, inspections: inspections, issues: issues,
+            scheduling: scheduling, followUps: followUps, notifications: notifications)
+        for makeFeature in configuration.additionalFeatures {
+            installation.install(try makeFeature(builtIn))
+        }
+
+        // Phase 4 — the store's schema for every installed feature, then the sync engine over their stages.
+        try installation.migrator.migrate(store)
         let connectivity = self.connectivity
         sync = SyncEngine(
-            stages: stages,
+            stages: try installation.orderedStages(),
             guards: SyncGuards(
                 isOnline: { await connectivity.isOnline },
                 isSignedIn: { await api.isSignedIn },
@@ -253,26 +177,38 @@ public final class AppComposition: Sendable {
         scheduler = SyncScheduler(
             engine: sync, connectivity: connectivity, clock: clock,
             interval: configuration.syncInterval)
-        notificationPoller = NotificationPoller(
-            connectivity: connectivity, clock: clock, interval: configuration.notificationPollInterval,
-            isSignedIn: { await api.isSignedIn },
-            poll: { await notifications.poll() })
+
+        // The surfaces: what the installed features expose, and what they contributed.
+        features = installation.features
+        outboxKinds = installation.outboxKinds
+        serverPulledDataCleaners = installation.serverPulledDataCleaners
+        launchTasks = installation.launchTasks
+        shutdownTasks = installation.shutdownTasks
+        reference = facilities.service
+        self.photos = photos.service
+        self.inspections = inspections.service
+        history = inspections.history
+        autosave = inspections.autosave
+        inspectionPhotos = inspections.photos
+        self.issues = issues.service
+        notificationSinks = notifications.sinks
+        self.notifications = notifications.service
+        dashboard = notifications.dashboard
+        notificationPoller = notifications.poller
+        self.scheduling = scheduling.service
+        serverToday = scheduling.serverToday
+        self.followUps = followUps.service
     }
 
-    /// Every feature's migrations, in feature order (each namespaced by its feature).
-    static func registerMigrations(_ migrator: inout DatabaseMigrator) {
-        FacilitiesSchema.register(in: &migrator)
-        PhotosSchema.register(in: &migrator)
-        InspectionsSchema.register(in: &migrator)
-        IssuesSchema.register(in: &migrator)
-        NotificationsSchema.register(in: &migrator)
-        SchedulingSchema.register(in: &migrator)
-        FollowUpsSchema.register(in: &migrator)
+    /// The installed feature of type `type`, or `nil` (how a surface reaches a feature no core file names).
+    public func feature<Feature: FeatureModule>(_ type: Feature.Type) -> Feature? {
+        features.lazy.compactMap { $0 as? Feature }.first
     }
 
     /// Launches the engine in the seed's order (rules 21–22): restore the session (`/auth/me`; offline
     /// launch on any non-auth failure), then start monitoring, then sync when online and signed in.
-    /// - Parameter background: also start the periodic scheduler and the reconnect trigger (interactive use).
+    /// - Parameter background: also start the periodic scheduler, the reconnect trigger and the features'
+    ///   background work (the notification poller) — interactive use.
     /// - Returns: how the session was found.
     @discardableResult
     public func launch(background: Bool) async -> SessionRestore {
@@ -285,7 +221,7 @@ public final class AppComposition: Sendable {
         guard background else { return restored }
         await connectivity.start()
         await scheduler.start()
-        await notificationPoller.start()
+        for start in launchTasks { await start() }
         if restored.user != nil, await connectivity.isOnline {
             let sync = self.sync
             Task { _ = try? await sync.sync(explicit: false) }
@@ -293,11 +229,11 @@ public final class AppComposition: Sendable {
         return restored
     }
 
-    /// Stops background work (monitoring, scheduler) and tries once more to save a renewed sign-in.
+    /// Stops background work (the features': autosave, poller; then the scheduler and monitoring) and tries once
+    /// more to save a renewed sign-in.
     public func shutdown() async {
         await api.saveUnsavedCredentials()  // a renewed sign-in whose write failed (issue 15)
-        await autosave.stop()
-        await notificationPoller.stop()
+        for stop in shutdownTasks { await stop() }
         await scheduler.stop()
         await connectivity.stop()
     }
@@ -309,16 +245,20 @@ public final class AppComposition: Sendable {
         for clean in serverPulledDataCleaners { try clean() }
     }
 
-    /// Pending counts by kind (`photos`, `inspections`, `issues`) and failed items, across features.
+    /// Every registered outbox kind's counts, in registration order (SHELL.md `status` and `sync`).
+    /// - Throws: the store's error.
+    public func outboxKindStatuses() throws -> [OutboxKindStatus] {
+        try outboxKinds.map { try $0.status() }
+    }
+
+    /// Pending counts by kind name (every registered kind: `photos`, `inspections`, `issues`, …) and the
+    /// failed items, across features.
     /// - Throws: the store's error.
     public func outboxStatus() throws -> (pending: [String: Int], failed: [FailedOutboxItem]) {
-        var pending: [String: Int] = ["photos": 0, "inspections": 0, "issues": 0]
-        var failed: [FailedOutboxItem] = []
-        for reporter in outboxReporters {
-            pending.merge(try reporter.pendingCounts()) { $0 + $1 }
-            failed += try reporter.failedItems()
-        }
-        return (pending, failed)
+        let kinds = try outboxKindStatuses()
+        return (
+            Dictionary(kinds.map { ($0.name, $0.pending) }, uniquingKeysWith: +), kinds.flatMap(\.failed)
+        )
     }
 
     /// The health probe: `GET /api/v1/health` mapped onto what connectivity needs.
@@ -330,4 +270,25 @@ public final class AppComposition: Sendable {
         let time = reply.time.flatMap(DateFormats.instant(from:)) ?? Date()
         return ServerHealth(serverTime: time, today: today, timeZone: reply.timezone ?? "UTC")
     }
+}
+
+/// The built-in features, as a feature installed after them (``AppConfiguration/additionalFeatures``) may
+/// build on them: the core and each feature's value.
+public struct BuiltInFeatures: Sendable {
+    /// What every feature is built from.
+    public let core: FeatureCore
+    /// Reference data.
+    public let facilities: FacilitiesFeature
+    /// Photos.
+    public let photos: PhotosFeature
+    /// Inspections.
+    public let inspections: InspectionsFeature
+    /// Issues.
+    public let issues: IssuesFeature
+    /// Scheduled inspections.
+    public let scheduling: SchedulingFeature
+    /// Follow-up requests.
+    public let followUps: FollowUpsFeature
+    /// Notifications and dashboard stats.
+    public let notifications: NotificationsFeature
 }

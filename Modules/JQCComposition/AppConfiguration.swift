@@ -28,14 +28,19 @@ public struct AppConfiguration: Sendable {
     /// The live transport's limits, trust and plain-http rule (`--max-reply-mb`, `--ca-file`,
     /// `--allow-insecure-http`; issue 21); unused when ``transport`` is given.
     public var network: CurlTransport.Configuration
+    /// Features installed after the built-in ones, through the same contract (tests install a test-support
+    /// feature this way); none by default. A shipped feature gets its own line in the composition root.
+    public var additionalFeatures: [FeatureFactory]
 
     /// A configuration with the defaults: libcurl, the system clock, `synchronous=FULL`, a pass every 5 minutes.
     public init(
         dataDirectory: URL, server: ServerConfig, clientVersion: String = AppComposition.version,
         clock: any Clock = SystemClock(), transport: (any HTTPTransport)? = nil,
         synchronous: DatabaseConfiguration.Synchronous = .full, syncInterval: Double = 300,
-        logLevel: LogLevel = .info, network: CurlTransport.Configuration = CurlTransport.Configuration()
+        logLevel: LogLevel = .info, network: CurlTransport.Configuration = CurlTransport.Configuration(),
+        additionalFeatures: [FeatureFactory] = []
     ) {
+        self.additionalFeatures = additionalFeatures
         self.dataDirectory = dataDirectory
         self.server = server
         self.clientVersion = clientVersion
@@ -83,3 +88,7 @@ public struct OfflineGateTransport: HTTPTransport {
         return try await base.send(request, progress: progress)
     }
 }
+
+/// Builds a feature from the built-in ones (``AppConfiguration/additionalFeatures``).
+/// - Throws: whatever building the feature throws; the root's construction fails with it.
+public typealias FeatureFactory = @Sendable (BuiltInFeatures) throws -> any FeatureModule

@@ -5,7 +5,7 @@ import JQCNetwork
 import JQCStorage
 import JQCSync
 
-/// The `reference` pull stage (seed 001 §8 step 4; StageOrder.reference; not best-effort): GETs
+/// The `reference` pull stage (seed 001 §8 step 4; a pull, so after every push; not best-effort): GETs
 /// `/api/v1/facilities`, `/areas` and `/templates` one after another (rule 4), then applies them in one
 /// transaction — facilities deduplicated by id (rule 45), pruned only after both requests succeeded and
 /// kept inactive while unsynced local work references them (§8.4), areas related to their facility (rule
@@ -14,7 +14,6 @@ import JQCSync
 public struct ReferencePullStage: SyncStage {
     public let name = "reference"
     public let direction = SyncDirection.pull
-    public let order = StageOrder.reference
     public let isBestEffort = false
 
     private let api: APIClient

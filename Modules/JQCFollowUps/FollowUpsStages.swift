@@ -3,7 +3,7 @@ import JQCInspections
 import JQCStorage
 import JQCSync
 
-/// The `follow-ups` pull stage (StageOrder.followUps; seed 001 §8 step 6): after the inspections push, so
+/// The `follow-ups` pull stage (seed 001 §8 step 6: before the schedules are pulled): after the inspections push, so
 /// the section clears on the same sync that submits the re-inspection. Best-effort: never blocks the pass.
 public struct FollowUpsPullStage: SyncStage {
     private let service: FollowUpService
@@ -15,8 +15,8 @@ public struct FollowUpsPullStage: SyncStage {
     public var name: String { "follow-ups" }
     /// A pull.
     public var direction: SyncDirection { .pull }
-    /// ``StageOrder/followUps``.
-    public var order: Int { StageOrder.followUps }
+    /// Before the scheduled pull (SPEC.md §4: … follow-up requests → scheduled inspections).
+    public var constraints: [StageConstraint] { [.before("scheduled")] }
     /// Always (seed 001 §8 step 6).
     public var isBestEffort: Bool { true }
 

@@ -1,6 +1,7 @@
 import Foundation
 import JQCForms
 import JQCKit
+import JQCStorage
 
 /// A local inspection record (seed 001 `LocalInspection`), as a value (rule 68).
 public struct Inspection: Sendable, Hashable {
@@ -24,14 +25,9 @@ public struct Inspection: Sendable, Hashable {
     public var projectID: Int?
     /// `draft` or `completed`.
     public var status: InspectionStatus
-    /// The outbox state (drafts are `pending`, as in the seed; only completed ones are sent).
-    public var syncStatus: SyncStatus
-    /// Counted tries (real server answers; the 5-try limit).
-    public var syncAttempts: Int
-    /// When it was last tried.
-    public var lastAttemptAt: Date?
-    /// The last failure, as a sentence.
-    public var syncError: String?
+    /// The outbox state (drafts are `pending`, as in the seed; only completed ones are sent): status, counted
+    /// tries, last attempt, last failure and why it waits (the `inspections` table's outbox columns).
+    public var outbox: OutboxState
     /// The answers: field-id string → JSON value.
     public var formData: [String: JSONValue]
     /// The template schema pinned at start (SPEC.md §4): scoring, validation and `form` use it.
@@ -67,6 +63,27 @@ public struct Inspection: Sendable, Hashable {
 
     /// The pinned schema, read.
     public var schema: FormSchema { FormSchema(json: schemaSnapshot) }
+
+    /// The outbox status (``OutboxState/status``).
+    public var syncStatus: SyncStatus {
+        get { outbox.status }
+        set { outbox.status = newValue }
+    }
+    /// Counted tries: real server answers; the 5-try limit (``OutboxState/attempts``).
+    public var syncAttempts: Int {
+        get { outbox.attempts }
+        set { outbox.attempts = newValue }
+    }
+    /// When it was last tried (``OutboxState/lastAttemptAt``).
+    public var lastAttemptAt: Date? {
+        get { outbox.lastAttemptAt }
+        set { outbox.lastAttemptAt = newValue }
+    }
+    /// The last failure, as a sentence (``OutboxState/error``).
+    public var syncError: String? {
+        get { outbox.error }
+        set { outbox.error = newValue }
+    }
 
     /// The badge shown in lists (seed 000 §11 "Status badge map").
     public var badge: InspectionBadge { InspectionBadge(status: status, syncStatus: syncStatus) }
@@ -198,4 +215,9 @@ public struct SubmitResult: Sendable, Hashable {
     public var inspection: Inspection
     /// The parent follow-up flag outcome.
     public var followUp: FollowUpClearing
+}
+
+extension Inspection: OutboxItem {
+    /// The row's key in the `inspections` outbox: its `local_id`.
+    public var outboxKeys: [OutboxKey] { [OutboxKey(localID)] }
 }

@@ -48,10 +48,3 @@ extension InspectionDraftDeletionHook {
     /// Nothing to do after the commit (the default).
     public func draftDeleted(localID: String) {}
 }
-
-/// Facility ids that unsynced local work references (seed 001 §8.4), for the reference prune.
-public protocol FacilityReferenceSource: Sendable {
-    /// - Returns: the facility ids of records not yet synced.
-    /// - Throws: the store's error.
-    func facilityIDsReferencedByUnsyncedWork(db: Database) throws -> Set<Int>
-}

@@ -143,3 +143,24 @@ extension InspectionPhotos: InspectionDraftDeletionHook {
         photos.removeFiles(files)
     }
 }
+
+extension PhotoOwnerKind {
+    /// An inspection's image or signature field (seed 001 §17: `formData[fieldId] = serverPath`); the
+    /// upload's `entity_type` `inspection` (CONTRACT.md, Photos).
+    public static let inspection = PhotoOwnerKind("inspection")
+}
+
+extension PhotoOwner {
+    /// A photo for an inspection's image or signature field `fieldID`, or (with `nil`) every photo of it.
+    public static func inspection(_ localID: String, field fieldID: String? = nil) -> PhotoOwner {
+        PhotoOwner(kind: .inspection, localID: localID, fieldID: fieldID)
+    }
+}
+
+extension InspectionPhotos {
+    /// How the photos feature treats inspection photos: each answers one field (a new one supersedes the
+    /// field's unsettled ones), this wiring is the upload listener and the owner status.
+    public var photoOwnerRegistration: PhotoOwnerRegistration {
+        PhotoOwnerRegistration(.inspection, fields: .required, listener: self, ownerStatus: self)
+    }
+}

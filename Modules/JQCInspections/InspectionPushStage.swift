@@ -4,15 +4,16 @@ import JQCNetwork
 import JQCStorage
 import JQCSync
 
-/// The `inspections` push stage (StageOrder.inspections; seed 001 §8 step 2): POSTs each completed,
-/// pending inspection whose photos are settled (rule 12) with its `local_id`, `local://` values stripped
-/// (rule 10), GPS only when set (rule 53); on success stores the server id and marks it synced. Item errors
-/// follow the outbox policy: transient → stays pending (tries counted for real answers), refused → failed
-/// with the server's sentence, signed out / update required / offline → the pass stops.
+/// The `inspections` push stage (after photos; seed 001 §8 step 2): POSTs each completed,
+/// pending inspection whose photos are settled (rule 12; until then it waits, saying so) with its `local_id`,
+/// `local://` values stripped (rule 10), GPS only when set (rule 53); on success stores the server id. The
+/// outbox policy is JQCSync's ``OutboxDriver``: transient → stays pending (tries counted for real answers),
+/// refused → failed with the server's sentence, signed out / update required / offline → the pass stops.
 public struct InspectionPushStage: SyncStage {
     public let name = "inspections"
     public let direction = SyncDirection.push
-    public let order = StageOrder.inspections
+    /// After the photos stage (rule 12: an inspection is sent once its photos are settled).
+    public let constraints: [StageConstraint] = [.after("photos")]
     public let isBestEffort = false
 
     private let api: APIClient
@@ -27,38 +28,8 @@ public struct InspectionPushStage: SyncStage {
     }
 
     public func run(_ pass: SyncPass) async throws -> StageReport {
-        var report = StageReport()
-        for item in try store.pendingSubmissions() {
-            let waiting = try store.queue.read { db in
-                try photoGate.hasUnsettledPhotos(inspectionLocalID: item.localID, db: db)
-            }
-            guard !waiting, pass.shouldAttempt(attempts: item.syncAttempts, lastAttempt: item.lastAttemptAt) else {
-                report.deferred += 1
-                continue
-            }
-            do {
-                let reply = try await api.sendJSON(
-                    .post, path: "/api/v1/inspections",
-                    body: InspectionPushStage.payload(for: item))
-                try store.markSynced(
-                    localID: item.localID, serverID: reply["id"]?.intValue.map { Int($0) },
-                    at: pass.clock.now)
-                report.pushed += 1
-            } catch {
-                switch pass.disposition(for: error, attempts: item.syncAttempts) {
-                case .keepPending(let attempts, let reason):
-                    try store.markAttempt(localID: item.localID, attempts: attempts, reason: reason, at: pass.clock.now)
-                    report.deferred += 1
-                    report.deferredReason = reason
-                case .fail(let reason):
-                    try store.markFailed(localID: item.localID, reason: reason, at: pass.clock.now)
-                    report.failed += 1
-                case .stopPass(let stop):
-                    throw stop
-                }
-            }
-        }
-        return report
+        try await OutboxDriver.push(InspectionOutboxFeed(api: api, store: store, photoGate: photoGate), pass: pass)
+            .report
     }
 
     /// The POST body (CONTRACT.md `POST /inspections`, literal snake_case keys, rule 65).
@@ -98,5 +69,34 @@ public struct InspectionPushStage: SyncStage {
         case .object(let members): .object(members.mapValues(strip))
         default: value
         }
+    }
+}
+
+/// The inspections' outbox as JQCSync's push driver sees it: completed pending inspections, oldest submit
+/// first; ready once their photos are settled (rule 12); sent as `POST /api/v1/inspections`; the server's
+/// id stored in the synced transaction.
+struct InspectionOutboxFeed: OutboxFeed {
+    let api: APIClient
+    let store: InspectionStore
+    let photoGate: any InspectionPhotoGate
+
+    var database: DatabaseQueue { store.queue }
+    var table: OutboxTable { InspectionStore.outbox }
+
+    func pendingItems() throws -> [Inspection] { try store.pendingSubmissions() }
+
+    func readiness(of item: Inspection) throws -> OutboxReadiness {
+        let waiting = try store.queue.read { db in
+            try photoGate.hasUnsettledPhotos(inspectionLocalID: item.localID, db: db)
+        }
+        return waiting ? .waiting("waits for its photos to upload") : .ready
+    }
+
+    func send(_ item: Inspection, pass: SyncPass) async throws -> JSONValue {
+        try await api.sendJSON(.post, path: "/api/v1/inspections", body: InspectionPushStage.payload(for: item))
+    }
+
+    func recordSent(_ item: Inspection, answer: JSONValue, pass: SyncPass, in db: Database) throws {
+        try store.recordServerID(db, localID: item.localID, serverID: answer["id"]?.intValue.map { Int($0) })
     }
 }

@@ -3,6 +3,7 @@ import JQCFacilities
 import JQCForms
 import JQCKit
 import JQCStorage
+import JQCSync
 
 /// The inspector's actions on local inspections (seed 001 §11; SPEC.md §4). Every action writes to the
 /// local store at once, in one transaction, and succeeds offline.
@@ -11,14 +12,16 @@ public final class InspectionService: Sendable {
     public let store: InspectionStore
     private let reference: ReferenceStore
     private let clock: any Clock
-    private let submitHooks: [any InspectionSubmitHook]
-    private let deletionHooks: [any InspectionDraftDeletionHook]
+    private let submitHookList: Contributions<any InspectionSubmitHook>
+    private let deletionHookList: Contributions<any InspectionDraftDeletionHook>
     private let makeID: @Sendable () -> String
 
     /// A service.
     /// - Parameters:
-    ///   - submitHooks: called inside the submit transaction, in order (Scheduling, FollowUps).
-    ///   - deletionHooks: called inside the draft-deletion transaction (Photos, Issues).
+    ///   - submitHooks: called inside the submit transaction, in order (Scheduling, FollowUps); more are
+    ///     added with ``register(submitHook:)``.
+    ///   - deletionHooks: called inside the draft-deletion transaction (Photos, Issues); more are added with
+    ///     ``register(deletionHook:)``.
     ///   - makeID: new local ids (a lowercase UUID by default).
     public init(
         store: InspectionStore, reference: ReferenceStore, clock: any Clock,
@@ -28,10 +31,20 @@ public final class InspectionService: Sendable {
         self.store = store
         self.reference = reference
         self.clock = clock
-        self.submitHooks = submitHooks
-        self.deletionHooks = deletionHooks
+        self.submitHookList = Contributions(submitHooks)
+        self.deletionHookList = Contributions(deletionHooks)
         self.makeID = makeID
     }
+
+    /// Adds a hook called inside every submit transaction, after the ones before it (a later feature's,
+    /// when it is installed: Scheduling, FollowUps).
+    public func register(submitHook: any InspectionSubmitHook) { submitHookList.add(submitHook) }
+
+    /// Adds a hook called inside every draft-deletion transaction, after the ones before it (Photos, Issues).
+    public func register(deletionHook: any InspectionDraftDeletionHook) { deletionHookList.add(deletionHook) }
+
+    private var submitHooks: [any InspectionSubmitHook] { submitHookList.all }
+    private var deletionHooks: [any InspectionDraftDeletionHook] { deletionHookList.all }
 
     // MARK: Start
 
@@ -78,8 +91,8 @@ public final class InspectionService: Sendable {
         let inspection = Inspection(
             localID: makeID(), serverID: nil, templateID: template.id, templateName: template.name,
             facilityID: facility.id, facilityName: facility.name, areaID: request.areaID, areaName: areaName,
-            projectID: facility.projectID, status: .draft, syncStatus: .pending, syncAttempts: 0, lastAttemptAt: nil,
-            syncError: nil, formData: request.initialAnswers, schemaSnapshot: template.formSchema,
+            projectID: facility.projectID, status: .draft, outbox: OutboxState(), formData: request.initialAnswers,
+            schemaSnapshot: template.formSchema,
             schemaHash: schema.hash, overallScore: nil, startedAt: now, completedAt: nil,
             parentInspectionLocalID: request.parentInspectionLocalID,
             parentInspectionServerID: request.parentInspectionServerID,

@@ -1,9 +1,11 @@
 import Foundation
+import JQCFacilities
 import JQCKit
 import JQCStorage
 import JQCSync
 
-/// The `inspections` table (issue 7; seed 001 `LocalInspection`). New columns always get defaults (rule 8).
+/// The `inspections` table (issue 7; seed 001 `LocalInspection`). New columns always get defaults (rule 8); the
+/// outbox columns are JQCStorage's (``InspectionStore/outbox``), added to older stores by its migration.
 public enum InspectionsSchema {
     /// Registers the `inspections` namespace's migrations.
     public static func register(in migrator: inout DatabaseMigrator) {
@@ -45,12 +47,16 @@ public enum InspectionsSchema {
                 """)
             try db.execute("CREATE INDEX inspections_outbox ON inspections(status, sync_status)")
         }
+        InspectionStore.outbox.registerMigrations(namespace: "inspections", in: &migrator)
     }
 }
 
 /// Reads and writes local inspections. Methods taking a `Database` run inside the caller's transaction
 /// (the service composes one transaction per action); the others open their own.
 public final class InspectionStore: Sendable {
+    /// The outbox table: record lifecycle, `updated_at` kept current by every outbox write.
+    public static let outbox = OutboxTable("inspections", key: ["local_id"], touching: "updated_at")
+
     /// The store.
     public let queue: DatabaseQueue
 
@@ -104,20 +110,21 @@ public final class InspectionStore: Sendable {
         try db.execute(
             """
             INSERT INTO inspections (local_id, server_id, template_id, template_name, facility_id, facility_name,
-                area_id, area_name, project_id, status, sync_status, sync_attempts, last_attempt_at, sync_error,
+                area_id, area_name, project_id, status,
                 form_data, schema_snapshot, schema_hash, overall_score, started_at, completed_at,
                 parent_inspection_local_id, parent_inspection_server_id, scheduled_inspection_server_id,
-                submit_latitude, submit_longitude, notes, follow_up_required, follow_up_note, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                submit_latitude, submit_longitude, notes, follow_up_required, follow_up_note, created_at, updated_at,
+                \(OutboxTable.columnNames.joined(separator: ", ")))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 i.localID, i.serverID, i.templateID, i.templateName, i.facilityID, i.facilityName, i.areaID,
-                i.areaName, i.projectID, i.status.rawValue, i.syncStatus.rawValue, i.syncAttempts, i.lastAttemptAt,
-                i.syncError, JSONValue.object(i.formData).jsonString(), i.schemaSnapshot.jsonString(), i.schemaHash,
+                i.areaName, i.projectID, i.status.rawValue, JSONValue.object(i.formData).jsonString(),
+                i.schemaSnapshot.jsonString(), i.schemaHash,
                 i.overallScore, i.startedAt, i.completedAt, i.parentInspectionLocalID, i.parentInspectionServerID,
                 i.scheduledInspectionServerID, i.submitLatitude, i.submitLongitude, i.notes, i.followUpRequired,
                 i.followUpNote, i.createdAt, i.updatedAt,
-            ])
+            ] + i.outbox.columnValues)
     }
 
     /// Writes a draft's answers.
@@ -137,8 +144,7 @@ public final class InspectionStore: Sendable {
         try db.execute(
             """
             UPDATE inspections SET form_data = ?, overall_score = ?, submit_latitude = ?, submit_longitude = ?,
-                status = 'completed', sync_status = 'pending', sync_attempts = 0, sync_error = NULL,
-                last_attempt_at = NULL, completed_at = ?, updated_at = ?
+                status = 'completed', \(OutboxTable.freshPendingAssignments), completed_at = ?, updated_at = ?
             WHERE local_id = ? AND status = 'draft'
             """,
             [
@@ -239,48 +245,26 @@ public final class InspectionStore: Sendable {
     /// - Returns: whether a failed inspection was deleted.
     /// - Throws: `DatabaseError`.
     public func deleteFailed(_ db: Database, localID: String) throws -> Bool {
-        try db.execute(
-            "DELETE FROM inspections WHERE local_id = ? AND status = 'completed' AND sync_status = 'failed'", [localID])
-        return db.changesCount == 1
+        try Self.outbox.discard(db, OutboxKey(localID))
     }
 
     // MARK: Outbox
 
-    /// Marks a completed inspection synced with the server's id.
+    /// Stores the server's id of a sent inspection, in the caller's transaction (the push's own write beside
+    /// the outbox columns, which JQCSync's driver sets).
+    /// - Throws: `DatabaseError`.
+    public func recordServerID(_ db: Database, localID: String, serverID: Int?) throws {
+        try db.execute(
+            "UPDATE inspections SET server_id = coalesce(?, server_id) WHERE local_id = ?", [serverID, localID])
+    }
+
+    /// Marks a completed inspection synced with the server's id, in one transaction: what a successful push
+    /// writes (tools and fixtures use it to stand for one).
     /// - Throws: `DatabaseError`.
     public func markSynced(localID: String, serverID: Int?, at now: Date) throws {
         try queue.write { db in
-            try db.execute(
-                """
-                UPDATE inspections SET sync_status = 'synced', server_id = coalesce(?, server_id), sync_error = NULL,
-                    last_attempt_at = ?, updated_at = ?
-                WHERE local_id = ?
-                """, [serverID, now, now, localID])
-        }
-    }
-
-    /// Records a transient failure: stays pending with `attempts` counted tries and the reason.
-    /// - Throws: `DatabaseError`.
-    public func markAttempt(localID: String, attempts: Int, reason: String, at now: Date) throws {
-        try queue.write { db in
-            try db.execute(
-                """
-                UPDATE inspections SET sync_attempts = ?, sync_error = ?, last_attempt_at = ?, updated_at = ?
-                WHERE local_id = ?
-                """, [attempts, reason, now, now, localID])
-        }
-    }
-
-    /// Marks an inspection failed for good with the reason (never deleted; rule: nothing is ever deleted
-    /// because of an error).
-    /// - Throws: `DatabaseError`.
-    public func markFailed(localID: String, reason: String, at now: Date) throws {
-        try queue.write { db in
-            try db.execute(
-                """
-                UPDATE inspections SET sync_status = 'failed', sync_error = ?, last_attempt_at = ?, updated_at = ?
-                WHERE local_id = ?
-                """, [reason, now, now, localID])
+            try Self.outbox.markSynced(db, [OutboxKey(localID)], at: now)
+            try recordServerID(db, localID: localID, serverID: serverID)
         }
     }
 
@@ -288,15 +272,7 @@ public final class InspectionStore: Sendable {
     /// - Returns: whether a failed inspection was found.
     /// - Throws: `DatabaseError`.
     public func retryFailed(localID: String, at now: Date) throws -> Bool {
-        try queue.write { db in
-            try db.execute(
-                """
-                UPDATE inspections SET sync_status = 'pending', sync_attempts = 0, sync_error = NULL,
-                    last_attempt_at = NULL, updated_at = ?
-                WHERE local_id = ? AND status = 'completed' AND sync_status = 'failed'
-                """, [now, localID])
-            return db.changesCount == 1
-        }
+        try queue.write { db in try Self.outbox.retry(db, OutboxKey(localID), at: now) }
     }
 
     /// Completed inspections not yet synced and not failed.
@@ -343,9 +319,7 @@ public final class InspectionStore: Sendable {
             facilityName: row["facility_name"] ?? "", areaID: row["area_id"], areaName: row["area_name"],
             projectID: row["project_id"],
             status: InspectionStatus(rawValue: row["status"] ?? "") ?? .draft,
-            syncStatus: SyncStatus(rawValue: row["sync_status"] ?? "") ?? .pending,
-            syncAttempts: row["sync_attempts"] ?? 0, lastAttemptAt: row["last_attempt_at"],
-            syncError: row["sync_error"],
+            outbox: OutboxState(row: row),
             formData: (try? JSONValue.parse(formText))?.objectValue ?? [:],
             schemaSnapshot: (try? JSONValue.parse(schemaText)) ?? .array([]), schemaHash: row["schema_hash"] ?? "",
             overallScore: row["overall_score"], startedAt: row["started_at"] ?? created,
@@ -356,19 +330,6 @@ public final class InspectionStore: Sendable {
             followUpRequired: row["follow_up_required"] ?? false, followUpNote: row["follow_up_note"],
             createdAt: created, updatedAt: row["updated_at"] ?? created)
     }
-}
-
-/// The inspections' outbox report for `status`: pending `inspections`, failed items of kind `inspection`.
-public struct InspectionOutboxReporter: OutboxReporter {
-    let store: InspectionStore
-
-    /// A reporter over `store`.
-    public init(store: InspectionStore) {
-        self.store = store
-    }
-
-    public func pendingCounts() throws -> [String: Int] { ["inspections": try store.pendingCount()] }
-    public func failedItems() throws -> [FailedOutboxItem] { try store.failed() }
 }
 
 extension InspectionStore: FacilityReferenceSource {}

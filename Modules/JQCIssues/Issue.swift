@@ -1,5 +1,6 @@
 import Foundation
 import JQCKit
+import JQCStorage
 
 /// A local issue record (seed 001 `LocalIssue`), as a value (rule 68). Device-created issues (flagged during
 /// an inspection, or standalone) and server-pulled ones (assigned to or reported by the inspector) share the
@@ -68,18 +69,34 @@ public struct Issue: Sendable, Hashable {
     public var serverCreatedAt: String?
     /// The server's `updated_at`, as sent.
     public var serverUpdatedAt: String?
-    /// The outbox state (`synced` for pulled issues).
-    public var syncStatus: SyncStatus
-    /// Counted tries (real server answers; the 5-try limit).
-    public var syncAttempts: Int
-    /// When it was last tried.
-    public var lastAttemptAt: Date?
-    /// The last failure (or a refused queued edit), as a sentence.
-    public var syncError: String?
+    /// The outbox state (`synced` for pulled issues): status, counted tries, last attempt, last failure (or
+    /// a refused queued edit's sentence) and why it waits — the `issues` table's outbox columns.
+    public var outbox: OutboxState
     /// When the record was created on this device.
     public var createdAt: Date
     /// When it was last written on this device.
     public var updatedAt: Date
+
+    /// The outbox status (``OutboxState/status``).
+    public var syncStatus: SyncStatus {
+        get { outbox.status }
+        set { outbox.status = newValue }
+    }
+    /// Counted tries: real server answers; the 5-try limit (``OutboxState/attempts``).
+    public var syncAttempts: Int {
+        get { outbox.attempts }
+        set { outbox.attempts = newValue }
+    }
+    /// When it was last tried (``OutboxState/lastAttemptAt``).
+    public var lastAttemptAt: Date? {
+        get { outbox.lastAttemptAt }
+        set { outbox.lastAttemptAt = newValue }
+    }
+    /// The last failure (or a refused queued edit), as a sentence (``OutboxState/error``).
+    public var syncError: String? {
+        get { outbox.error }
+        set { outbox.error = newValue }
+    }
 
     /// Whether the record came from the assigned-issues pull (rule 31: synced and not flagged in a local
     /// inspection).
@@ -87,6 +104,11 @@ public struct Issue: Sendable, Hashable {
 
     /// `server_id` when known, else the local id: how the shell names it.
     public var displayID: String { serverID.map(String.init) ?? localID }
+}
+
+extension Issue: OutboxItem {
+    /// The row's key in the `issues` outbox: its `local_id`.
+    public var outboxKeys: [OutboxKey] { [OutboxKey(localID)] }
 }
 
 /// A "Handled By" update (CONTRACT.md `PATCH /issues/<id>/handler`; seed 001 §11 "Handled By").

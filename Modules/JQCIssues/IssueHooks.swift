@@ -1,4 +1,5 @@
 import Foundation
+import JQCFacilities
 import JQCInspections
 import JQCPhotos
 import JQCStorage
@@ -55,3 +56,26 @@ extension IssueService: InspectionDraftDeletionHook {
 
 /// Unsynced issues keep a pruned facility as inactive (seed 001 §8.4).
 extension IssueStore: FacilityReferenceSource {}
+
+extension PhotoOwnerKind {
+    /// An issue's evidence photos (seed 001 §13–14: `photoServerPaths.append(serverPath)`); the upload's
+    /// `entity_type` `issue` (CONTRACT.md, Photos).
+    public static let issue = PhotoOwnerKind("issue")
+}
+
+extension PhotoOwner {
+    /// An issue's evidence photo.
+    public static func issue(_ localID: String) -> PhotoOwner {
+        PhotoOwner(kind: .issue, localID: localID)
+    }
+}
+
+extension IssueStore {
+    /// How the photos feature treats issue photos: they belong to the issue (no field), appended to its
+    /// photo paths on upload; the issue's sync status says when their files can go.
+    public var photoOwnerRegistration: PhotoOwnerRegistration {
+        PhotoOwnerRegistration(
+            .issue, fields: .none, listener: IssuePhotoListener(store: self),
+            ownerStatus: IssuePhotoOwnerStatus(store: self))
+    }
+}

@@ -12,7 +12,7 @@ import Synchronization
 /// standalone issues, the local list and detail, status and handler updates (local at once, queued for the
 /// server), comments (online only), retry/discard of failed issues, and the three stages — ``IssuePushStage``,
 /// ``IssueEditsStage`` and ``AssignedIssuesPullStage``.
-public final class IssueService: OutboxReporter, Sendable {
+public final class IssueService: Sendable {
     /// Photos per standalone issue (seed 001 §14: up to 5).
     public static let maxStandalonePhotos = 5
     /// How long an issue may stay half-built (a crash while its photos were imported) before the push stage
@@ -149,8 +149,8 @@ public final class IssueService: OutboxReporter, Sendable {
             inspectionServerID: inspectionServerID, facilityID: facilityID, facilityName: facilityName, areaID: areaID,
             areaName: areaName, severity: severity.rawValue, description: description,
             status: IssueStatus.open.rawValue,
-            photoLocalPaths: [], photoServerPaths: [], photoServerURLs: [], resultPhotos: [], syncStatus: .pending,
-            syncAttempts: 0, createdAt: now, updatedAt: now)
+            photoLocalPaths: [], photoServerPaths: [], photoServerURLs: [], resultPhotos: [], outbox: OutboxState(),
+            createdAt: now, updatedAt: now)
         try guarded { try store.queue.write { db in try store.insert(db, issue, assembling: !photoFiles.isEmpty) } }
         guard !photoFiles.isEmpty else { return issue }
         do {
@@ -349,11 +349,11 @@ public final class IssueService: OutboxReporter, Sendable {
         for localID in try store.deleteServerKnown() { try photos.deletePhotos(for: .issue(localID)) }
     }
 
-    // MARK: OutboxReporter
+    // MARK: The outbox kind `issues`
 
-    /// `["issues": n]`: issues not yet synced and not failed.
+    /// Issues not yet synced and not failed.
     /// - Throws: `DatabaseError`.
-    public func pendingCounts() throws -> [String: Int] { ["issues": try store.pendingCount()] }
+    public func pendingCount() throws -> Int { try store.pendingCount() }
 
     /// Failed issues as `{kind: "issue", local_id, reason}`.
     /// - Throws: `DatabaseError`.

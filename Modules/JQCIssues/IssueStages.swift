@@ -6,7 +6,7 @@ import JQCPhotos
 import JQCStorage
 import JQCSync
 
-/// The `issues` push stage (``StageOrder/issues``; seed 001 §8 step 3, §17 "Multi-photo issue submission
+/// The `issues` push stage (after photos and inspections; seed 001 §8 step 3, §17 "Multi-photo issue submission
 /// sequence"). Per pending issue, oldest first:
 /// 1. rule 11 — flagged in an inspection that failed: the issue is failed with a sentence naming it; an
 ///    inspection not yet on the server (draft or pending): the issue waits, untouched;
@@ -16,14 +16,15 @@ import JQCSync
 /// 4. `PATCH /api/v1/issues/<id>/photos {"result_photos": [the rest]}` (the server stores them as
 ///    `mobile_photo_paths`, replacing, so a retry cannot duplicate);
 /// 5. synced, `photoLocalPaths` cleared (rule 43), the local files released.
-/// Errors follow the outbox policy per item (FEATURES.md item 3).
+/// Waiting items say why (their inspection, their photos); errors follow the outbox policy per item
+/// (FEATURES.md item 3), applied by JQCSync's ``OutboxDriver``.
 public struct IssuePushStage: SyncStage {
     /// `issues`.
     public let name = "issues"
     /// Push.
     public let direction = SyncDirection.push
-    /// ``StageOrder/issues`` (300), after inspections.
-    public let order = StageOrder.issues
+    /// After its photos and its inspection (rules 11, 12).
+    public let constraints: [StageConstraint] = [.after("photos"), .after("inspections")]
     /// `false`.
     public let isBestEffort = false
     private let service: IssueService
@@ -31,79 +32,11 @@ public struct IssuePushStage: SyncStage {
     /// The stage over `service`.
     public init(service: IssueService) { self.service = service }
 
-    /// Sends the pending issues.
+    /// Sends the pending issues through JQCSync's ``OutboxDriver``.
     /// - Throws: ``SyncStopError`` to stop the pass; `DatabaseError`.
     public func run(_ pass: SyncPass) async throws -> StageReport {
-        var report = StageReport(name: name)
-        try service.removeAbandoned(now: pass.clock.now)
-        for issue in try service.store.pendingSubmissions() {
-            var inspectionServerID = issue.inspectionServerID
-            if !issue.inspectionLocalID.isEmpty,
-                let parent = try service.inspections.inspection(localID: issue.inspectionLocalID)
-            {
-                if parent.syncStatus == .failed {
-                    try service.store.markFailed(
-                        localID: issue.localID,
-                        reason: "Its inspection \(parent.localID) failed to sync"
-                            + (parent.syncError.map { " (\($0))" } ?? "")
-                            + "; retry the inspection, then the issue, or discard the issue.",
-                        at: pass.clock.now)
-                    report.failed += 1
-                    continue
-                }
-                guard parent.syncStatus == .synced, let parentServerID = parent.serverID else {
-                    report.deferred += 1  // never before its parent (rule 11)
-                    continue
-                }
-                inspectionServerID = parentServerID
-            }
-            let waiting = try service.store.queue.read { db in
-                try service.photos.hasUnsettledPhotos(ownerKind: .issue, ownerLocalID: issue.localID, in: db)
-            }
-            guard !waiting, pass.shouldAttempt(attempts: issue.syncAttempts, lastAttempt: issue.lastAttemptAt) else {
-                report.deferred += 1
-                continue
-            }
-            do {
-                // Re-read: the photos stage appended the server paths after this list was read.
-                let current = try service.issue(id: issue.localID)
-                var serverID = current.serverID
-                if serverID == nil {
-                    let reply = try await service.api.sendJSON(
-                        .post, path: "/api/v1/issues",
-                        body: Self.payload(for: current, inspectionServerID: inspectionServerID), idempotent: true)
-                    guard let id = reply["id"]?.intValue else {
-                        throw APIError.undecodable("the created issue has no id")
-                    }
-                    serverID = Int(id)
-                    try service.store.markCreated(
-                        localID: current.localID, serverID: Int(id), inspectionServerID: inspectionServerID,
-                        at: pass.clock.now)
-                }
-                let extras = Array(current.photoServerPaths.dropFirst())
-                if let serverID, !extras.isEmpty {
-                    _ = try await service.api.sendJSON(
-                        .patch, path: "/api/v1/issues/\(serverID)/photos",
-                        body: ["result_photos": .array(extras.map(JSONValue.string))])
-                }
-                try service.store.markSynced(localID: current.localID, at: pass.clock.now)
-                try service.photos.releaseFiles(for: .issue(current.localID))
-                report.pushed += 1
-            } catch {
-                switch pass.disposition(for: error, attempts: issue.syncAttempts) {
-                case .keepPending(let attempts, let reason):
-                    try service.store.markAttempt(
-                        localID: issue.localID, attempts: attempts, reason: reason, at: pass.clock.now)
-                    report.deferred += 1
-                    report.deferredReason = reason
-                case .fail(let reason):
-                    try service.store.markFailed(localID: issue.localID, reason: reason, at: pass.clock.now)
-                    report.failed += 1
-                case .stopPass(let stop):
-                    throw stop
-                }
-            }
-        }
+        var report = try await OutboxDriver.push(IssueOutboxFeed(service: service), pass: pass).report
+        report.name = name
         return report
     }
 
@@ -122,7 +55,7 @@ public struct IssuePushStage: SyncStage {
     }
 }
 
-/// The queued-edits stage (``StageOrder/queuedEdits``): sends each queued status or handler change
+/// The queued-edits stage (after the issues push): sends each queued status or handler change
 /// (`PATCH /api/v1/issues/<id>/status` `{status}`, `…/handler` `{handler_type, …}`; literal snake_case keys,
 /// rule 65) once its issue has a server id, then mirrors the server's reply. A refused edit is dropped with a
 /// sentence on the issue (the next pull restores the server's value); a transient failure keeps it queued.
@@ -131,8 +64,8 @@ public struct IssueEditsStage: SyncStage {
     public let name = "issue edits"
     /// Push.
     public let direction = SyncDirection.push
-    /// ``StageOrder/queuedEdits`` (350).
-    public let order = StageOrder.queuedEdits
+    /// After the issues push (an edit waits for its issue's server id).
+    public let constraints: [StageConstraint] = [.after("issues")]
     /// `false`.
     public let isBestEffort = false
     private let service: IssueService
@@ -140,62 +73,16 @@ public struct IssueEditsStage: SyncStage {
     /// The stage over `service`.
     public init(service: IssueService) { self.service = service }
 
-    /// Sends the queued edits.
+    /// Sends the queued edits through JQCSync's ``OutboxDriver``.
     /// - Throws: ``SyncStopError`` to stop the pass; `DatabaseError`.
     public func run(_ pass: SyncPass) async throws -> StageReport {
-        var report = StageReport(name: name)
-        let store = service.store
-        for edit in try store.queuedEdits() {
-            guard let issue = try store.queue.read({ db in try store.issue(db, localID: edit.issueLocalID) }),
-                let serverID = issue.serverID
-            else {
-                report.deferred += 1  // waits for the issue's own POST
-                continue
-            }
-            guard pass.shouldAttempt(attempts: edit.attempts, lastAttempt: edit.lastAttemptAt) else {
-                report.deferred += 1
-                continue
-            }
-            do {
-                let reply = try await service.api.sendJSON(
-                    .patch, path: "/api/v1/issues/\(serverID)/\(edit.kind.rawValue)", body: edit.body)
-                let decoded = try? APIClient.decode(APIIssue.self, from: reply)
-                try store.queue.write { db in
-                    try store.dequeueEdit(db, localID: issue.localID, kind: edit.kind)
-                    if let decoded {
-                        let remaining = Set(try store.queuedEdits(db, localID: issue.localID).map(\.kind))
-                        try store.applyServerFields(
-                            db, localID: issue.localID, decoded, keepStatus: remaining.contains(.status),
-                            keepHandler: remaining.contains(.handler), keepPhotos: issue.syncStatus != .synced,
-                            at: pass.clock.now)
-                    }
-                }
-                report.pushed += 1
-            } catch {
-                switch pass.disposition(for: error, attempts: edit.attempts) {
-                case .keepPending(let attempts, let reason):
-                    try store.deferEdit(
-                        localID: issue.localID, kind: edit.kind, attempts: attempts, reason: reason, at: pass.clock.now)
-                    report.deferred += 1
-                    report.deferredReason = reason
-                case .fail(let reason):
-                    try store.queue.write { db in
-                        try store.dequeueEdit(db, localID: issue.localID, kind: edit.kind)
-                        try store.setError(
-                            db, localID: issue.localID,
-                            "The \(edit.kind.rawValue) change was refused by the server: \(reason)")
-                    }
-                    report.failed += 1
-                case .stopPass(let stop):
-                    throw stop
-                }
-            }
-        }
+        var report = try await OutboxDriver.push(IssueEditsFeed(service: service), pass: pass).report
+        report.name = name
         return report
     }
 }
 
-/// The `assigned issues` pull stage (``StageOrder/assignedIssues``; seed 001 §8 step 5): `GET /api/v1/issues`
+/// The `assigned issues` pull stage (after the reference pull; seed 001 §8 step 5): `GET /api/v1/issues`
 /// (assigned to or reported by the inspector), upserted by server id (set explicitly), every field kept,
 /// evidence = `photo_path + mobile_photo_paths` (rule 33); a refresh never overwrites an edit still queued.
 /// The deletion pass always runs, even on an empty reply (rule 30), and deletes only server-pulled records:
@@ -205,8 +92,8 @@ public struct AssignedIssuesPullStage: SyncStage {
     public let name = "assigned issues"
     /// Pull.
     public let direction = SyncDirection.pull
-    /// ``StageOrder/assignedIssues`` (500).
-    public let order = StageOrder.assignedIssues
+    /// After the reference pull (seed 001 §8: step 5 after step 4).
+    public let constraints: [StageConstraint] = [.after("reference")]
     /// `false` (as the seed's pipeline; a failure is reported and later stages still see it).
     public let isBestEffort = false
     private let service: IssueService
@@ -270,7 +157,7 @@ extension IssueService {
                         facilityName: server.facilityName, areaID: server.areaId, areaName: server.areaName,
                         severity: server.severity ?? "", description: server.description ?? "",
                         status: server.status ?? IssueStatus.open.rawValue, photoLocalPaths: [], photoServerPaths: [],
-                        photoServerURLs: [], resultPhotos: [], syncStatus: .synced, syncAttempts: 0, createdAt: now,
+                        photoServerURLs: [], resultPhotos: [], outbox: OutboxState(status: .synced), createdAt: now,
                         updatedAt: now)
                     try store.insert(db, target)
                 }

@@ -4,7 +4,8 @@ import JQCStorage
 import JQCSync
 
 /// The issues feature's tables (namespace `issues`; FEATURES.md item 1). New columns always get defaults
-/// (rule 8); the server's optional fields are nullable (rule 46).
+/// (rule 8); the server's optional fields are nullable (rule 46). Both tables are outboxes (``IssueStore/outbox``,
+/// ``IssueStore/editsOutbox``) whose outbox columns are JQCStorage's, added to older stores by its migration.
 ///
 /// `issues.inspection_local_id` is `""` for standalone and server-pulled issues (rules 31, 44), so it cannot
 /// be a foreign key; the relation to the inspection is kept by ``IssueDraftDeletionHook`` (deleting a draft
@@ -76,26 +77,9 @@ public enum IssuesSchema {
                 )
                 """)
         }
+        IssueStore.outbox.registerMigrations(namespace: namespace, in: &migrator)
+        IssueStore.editsOutbox.registerMigrations(namespace: namespace, in: &migrator)
     }
-}
-
-/// A status or handler change waiting for the server (the queued-edits stage sends it).
-public struct QueuedIssueEdit: Sendable, Hashable {
-    /// `status` or `handler`.
-    public enum Kind: String, Sendable, Hashable {
-        /// The status (`PATCH /issues/<id>/status`) or the handler (`PATCH /issues/<id>/handler`).
-        case status, handler
-    }
-    /// The issue's local id.
-    public var issueLocalID: String
-    /// Which endpoint: `PATCH /issues/<id>/status` or `/handler`.
-    public var kind: Kind
-    /// The PATCH body (literal snake_case keys, rule 65).
-    public var body: JSONValue
-    /// Counted tries.
-    public var attempts: Int
-    /// When it was last tried.
-    public var lastAttemptAt: Date?
 }
 
 /// All SQL of the issues feature (lint: SQL only in `*Store.swift`). Methods taking a `Database` run inside
@@ -103,6 +87,11 @@ public struct QueuedIssueEdit: Sendable, Hashable {
 public final class IssueStore: Sendable {
     /// The store.
     public let queue: DatabaseQueue
+
+    /// The issues outbox: record lifecycle, `updated_at` kept current by every outbox write.
+    public static let outbox = OutboxTable("issues", key: ["local_id"], touching: "updated_at")
+    /// The queued status and handler edits: a queue (an edit is deleted once sent or refused).
+    public static let editsOutbox = OutboxTable("issue_edits", key: ["issue_local_id", "kind"], lifecycle: .queue)
 
     /// A store over `queue` (migrated with ``IssuesSchema``).
     public init(queue: DatabaseQueue) { self.queue = queue }
@@ -161,10 +150,10 @@ public final class IssueStore: Sendable {
                 photo_server_paths, photo_server_urls, result_photos, result_notes, verified_at, verification_note,
                 reported_by_name, assigned_to_name, handler_type, handler_label, facility_handler_name,
                 facility_handler_contact, facility_handler_notes, vendor_name, vendor_contact, vendor_notes,
-                server_created_at, server_updated_at, assembling, sync_status, sync_attempts, last_attempt_at,
-                sync_error, created_at, updated_at)
+                server_created_at, server_updated_at, assembling, created_at, updated_at,
+                \(OutboxTable.columnNames.joined(separator: ", ")))
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                ?, ?, ?, ?)
+                ?, ?, ?, ?, ?)
             """,
             [
                 i.localID, i.serverID, i.inspectionLocalID, i.inspectionServerID, i.facilityID, i.facilityName,
@@ -173,8 +162,8 @@ public final class IssueStore: Sendable {
                 i.resultNotes, i.verifiedAt, i.verificationNote, i.reportedByName, i.assignedToName, i.handlerType,
                 i.handlerLabel, i.facilityHandlerName, i.facilityHandlerContact, i.facilityHandlerNotes,
                 i.vendorName, i.vendorContact, i.vendorNotes, i.serverCreatedAt, i.serverUpdatedAt, assembling,
-                i.syncStatus.rawValue, i.syncAttempts, i.lastAttemptAt, i.syncError, i.createdAt, i.updatedAt,
-            ])
+                i.createdAt, i.updatedAt,
+            ] + i.outbox.columnValues)
     }
 
     /// Writes the server's fields onto an issue (a pull or a PATCH reply): everything the server sends is
@@ -291,43 +280,26 @@ public final class IssueStore: Sendable {
         try queue.write { db in
             try db.execute(
                 """
-                UPDATE issues SET server_id = ?, inspection_server_id = coalesce(?, inspection_server_id),
-                    last_attempt_at = ?, updated_at = ?
+                UPDATE issues SET server_id = ?, inspection_server_id = coalesce(?, inspection_server_id), updated_at = ?
                 WHERE local_id = ?
-                """, [serverID, inspectionServerID, now, now, localID])
+                """, [serverID, inspectionServerID, now, localID])
         }
     }
 
-    /// Marks an issue synced and clears its local photo paths (rule 43).
+    /// A sent issue's own write beside the outbox columns: its local photo paths cleared (rule 43), in the
+    /// caller's transaction.
+    /// - Throws: `DatabaseError`.
+    func recordSynced(_ db: Database, localID: String) throws {
+        try db.execute("UPDATE issues SET photo_local_paths = '[]' WHERE local_id = ?", [localID])
+    }
+
+    /// Marks an issue synced and clears its local photo paths (rule 43), in one transaction: what a successful
+    /// push writes (fixtures use it to stand for one).
     /// - Throws: `DatabaseError`.
     func markSynced(localID: String, at now: Date) throws {
         try queue.write { db in
-            try db.execute(
-                """
-                UPDATE issues SET sync_status = 'synced', photo_local_paths = '[]', sync_error = NULL,
-                    last_attempt_at = ?, updated_at = ?
-                WHERE local_id = ?
-                """, [now, now, localID])
-        }
-    }
-
-    /// A transient failure: stays pending with `attempts` counted tries and the reason.
-    /// - Throws: `DatabaseError`.
-    func markAttempt(localID: String, attempts: Int, reason: String, at now: Date) throws {
-        try queue.write { db in
-            try db.execute(
-                "UPDATE issues SET sync_attempts = ?, sync_error = ?, last_attempt_at = ?, updated_at = ? "
-                    + "WHERE local_id = ?", [attempts, reason, now, now, localID])
-        }
-    }
-
-    /// Fails an issue for good with the reason (never deleted because of an error).
-    /// - Throws: `DatabaseError`.
-    func markFailed(localID: String, reason: String, at now: Date) throws {
-        try queue.write { db in
-            try db.execute(
-                "UPDATE issues SET sync_status = 'failed', sync_error = ?, last_attempt_at = ?, updated_at = ? "
-                    + "WHERE local_id = ?", [reason, now, now, localID])
+            try Self.outbox.markSynced(db, [OutboxKey(localID)], at: now)
+            try recordSynced(db, localID: localID)
         }
     }
 
@@ -335,15 +307,7 @@ public final class IssueStore: Sendable {
     /// - Returns: whether a failed issue was found.
     /// - Throws: `DatabaseError`.
     func retryFailed(localID: String, at now: Date) throws -> Bool {
-        try queue.write { db in
-            try db.execute(
-                """
-                UPDATE issues SET sync_status = 'pending', sync_attempts = 0, sync_error = NULL,
-                    last_attempt_at = NULL, updated_at = ?
-                WHERE local_id = ? AND sync_status = 'failed'
-                """, [now, localID])
-            return db.changesCount == 1
-        }
+        try queue.write { db in try Self.outbox.retry(db, OutboxKey(localID), at: now) }
     }
 
     /// Deletes one issue (its queued edits go with it).
@@ -362,91 +326,6 @@ public final class IssueStore: Sendable {
         ).compactMap { $0["local_id"] }
         for id in ids { try delete(db, localID: id) }
         return ids
-    }
-
-    // MARK: Pull
-
-    /// Server ids of every server-pulled issue (rule 31: synced AND `inspection_local_id = ''`).
-    /// - Throws: `DatabaseError`.
-    func serverPulledIDs(_ db: Database) throws -> [(localID: String, serverID: Int)] {
-        try db.fetchAll(
-            "SELECT local_id, server_id FROM issues WHERE sync_status = 'synced' AND inspection_local_id = '' "
-                + "AND server_id IS NOT NULL"
-        ).compactMap { row in
-            guard let local: String = row["local_id"], let server: Int = row["server_id"] else { return nil }
-            return (local, server)
-        }
-    }
-
-    /// Deletes every issue with a server id (rule 42), with its queued edits.
-    /// - Returns: the deleted local ids.
-    /// - Throws: `DatabaseError`.
-    func deleteServerKnown() throws -> [String] {
-        try queue.write { db in
-            let ids: [String] = try db.fetchAll("SELECT local_id FROM issues WHERE server_id IS NOT NULL")
-                .compactMap { $0["local_id"] }
-            try db.execute("DELETE FROM issues WHERE server_id IS NOT NULL")
-            return ids
-        }
-    }
-
-    // MARK: Queued edits
-
-    /// Queues (or replaces) an edit of `kind` for the issue.
-    /// - Throws: `DatabaseError`.
-    func queueEdit(_ db: Database, localID: String, kind: QueuedIssueEdit.Kind, body: JSONValue, at now: Date)
-        throws
-    {
-        try db.execute(
-            """
-            INSERT INTO issue_edits (issue_local_id, kind, body, created_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT (issue_local_id, kind) DO UPDATE SET body = excluded.body, sync_attempts = 0,
-                last_attempt_at = NULL, sync_error = NULL, created_at = excluded.created_at
-            """, [localID, kind.rawValue, body.jsonString(), now])
-    }
-
-    /// Every queued edit, oldest first.
-    /// - Throws: `DatabaseError`.
-    public func queuedEdits() throws -> [QueuedIssueEdit] {
-        try queue.read { db in try queuedEdits(db) }
-    }
-
-    func queuedEdits(_ db: Database, localID: String? = nil) throws -> [QueuedIssueEdit] {
-        let filter = localID == nil ? "" : " WHERE issue_local_id = ?"
-        let arguments: StatementArguments = localID.map { [$0] } ?? []
-        return try db.fetchAll(
-            "SELECT * FROM issue_edits\(filter) ORDER BY created_at, rowid", arguments
-        ).compactMap { row in
-            guard let id: String = row["issue_local_id"], let kindText: String = row["kind"],
-                let kind = QueuedIssueEdit.Kind(rawValue: kindText), let text: String = row["body"],
-                let body = try? JSONValue.parse(text)
-            else { return nil }
-            return QueuedIssueEdit(
-                issueLocalID: id, kind: kind, body: body, attempts: row["sync_attempts"] ?? 0,
-                lastAttemptAt: row["last_attempt_at"])
-        }
-    }
-
-    /// Removes a queued edit (sent, or refused for good).
-    /// - Throws: `DatabaseError`.
-    func dequeueEdit(_ db: Database, localID: String, kind: QueuedIssueEdit.Kind) throws {
-        try db.execute("DELETE FROM issue_edits WHERE issue_local_id = ? AND kind = ?", [localID, kind.rawValue])
-    }
-
-    /// Records a transient failure of a queued edit.
-    /// - Throws: `DatabaseError`.
-    func deferEdit(localID: String, kind: QueuedIssueEdit.Kind, attempts: Int, reason: String, at now: Date) throws {
-        try queue.write { db in
-            try db.execute(
-                "UPDATE issue_edits SET sync_attempts = ?, sync_error = ?, last_attempt_at = ? "
-                    + "WHERE issue_local_id = ? AND kind = ?", [attempts, reason, now, localID, kind.rawValue])
-        }
-    }
-
-    /// Records a sentence on the issue (a refused queued edit).
-    /// - Throws: `DatabaseError`.
-    func setError(_ db: Database, localID: String, _ message: String?) throws {
-        try db.execute("UPDATE issues SET sync_error = ? WHERE local_id = ?", [message, localID])
     }
 
     // MARK: Outbox report
@@ -507,8 +386,6 @@ public final class IssueStore: Sendable {
             facilityHandlerNotes: row["facility_handler_notes"], vendorName: row["vendor_name"],
             vendorContact: row["vendor_contact"], vendorNotes: row["vendor_notes"],
             serverCreatedAt: row["server_created_at"], serverUpdatedAt: row["server_updated_at"],
-            syncStatus: SyncStatus(rawValue: row["sync_status"] ?? "") ?? .pending,
-            syncAttempts: row["sync_attempts"] ?? 0, lastAttemptAt: row["last_attempt_at"],
-            syncError: row["sync_error"], createdAt: created, updatedAt: row["updated_at"] ?? created)
+            outbox: OutboxState(row: row), createdAt: created, updatedAt: row["updated_at"] ?? created)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import JQCNetwork
+import JQCStorage
 import JQCSync
 import Synchronization
 
@@ -103,28 +104,18 @@ public final class NotificationService: Sendable {
     /// - Throws: `SyncStopError` when the pass must stop (offline, signed out, update required); the ids stay
     ///   queued. `DatabaseError` from the store.
     public func pushQueuedMarkRead(_ pass: SyncPass) async throws -> MarkReadPush {
-        guard let batch = try store.queuedMarkRead() else { return MarkReadPush() }
-        guard pass.shouldAttempt(attempts: batch.attempts, lastAttempt: batch.lastAttemptAt) else {
-            return MarkReadPush(queued: batch.ids)
-        }
-        do {
-            let body: JSONValue = ["ids": .array(batch.ids.map { .int($0) })]
-            _ = try await api.sendJSON(.patch, path: Self.markReadPath, body: body)
-            try store.dequeueMarkRead(batch.ids)
-            return MarkReadPush(pushed: batch.ids)
-        } catch {
-            switch pass.disposition(for: error, attempts: batch.attempts) {
-            case .keepPending(let attempts, let reason):
-                try store.deferMarkRead(batch.ids, attempts: attempts, reason: reason, at: clock.now)
-                return MarkReadPush(queued: batch.ids)
-            case .fail(let reason):
+        let result = try await OutboxDriver.push(MarkReadFeed(store: store, api: api), pass: pass)
+        var push = MarkReadPush()
+        for (batch, outcome) in result.outcomes {
+            switch outcome {
+            case .pushed: push.pushed += batch.ids
+            case .waiting, .deferred: push.queued += batch.ids
+            case .failed(let reason):
                 logger.warning("dropped queued mark-read for notification(s) \(batch.ids): \(reason)")
-                try store.dequeueMarkRead(batch.ids)
-                return MarkReadPush(dropped: batch.ids)
-            case .stopPass(let stop):
-                throw stop
+                push.dropped += batch.ids
             }
         }
+        return push
     }
 
     // MARK: Pull
@@ -204,5 +195,22 @@ public final class NotificationService: Sendable {
     public func clearServerPulledData() throws {
         generation.withLock { $0 &+= 1 }
         try store.clearNotifications()
+    }
+}
+
+/// The queued mark-read as JQCSync's push driver sees it: one batch of every queued id, sent as
+/// `PATCH /api/v1/notifications/mark-read {"ids": […]}`; the queue's rows are deleted once sent or refused.
+struct MarkReadFeed: OutboxFeed {
+    let store: NotificationStore
+    let api: APIClient
+
+    var database: DatabaseQueue { store.database }
+    var table: OutboxTable { NotificationStore.readsOutbox }
+
+    func pendingItems() throws -> [QueuedMarkRead] { try store.queuedMarkRead().map { [$0] } ?? [] }
+
+    func send(_ batch: QueuedMarkRead, pass: SyncPass) async throws -> JSONValue {
+        try await api.sendJSON(
+            .patch, path: NotificationService.markReadPath, body: ["ids": .array(batch.ids.map { .int($0) })])
     }
 }

@@ -42,17 +42,60 @@ public enum NotificationsSchema {
                 )
                 """)
         }
+        // The queued mark-read becomes an outbox of its own (a queue: a row per notification to mark read on
+        // the server, deleted once sent or refused); what `1-create` queued moves over with its tries.
+        migrator.registerMigration(namespace: namespace, "2-read-queue") { db in
+            try db.execute(
+                """
+                CREATE TABLE notification_reads (
+                    notification_id INTEGER PRIMARY KEY NOT NULL
+                        REFERENCES notifications(server_id) ON DELETE CASCADE,
+                    \(OutboxTable.columns)
+                )
+                """)
+            try db.execute(
+                """
+                INSERT INTO notification_reads (notification_id, sync_attempts, last_attempt_at, sync_error)
+                SELECT server_id, read_push_attempts, read_push_last_attempt_at, read_push_error
+                FROM notifications WHERE read_pending_push = 1
+                """)
+            try db.execute(
+                """
+                UPDATE notifications SET read_pending_push = 0, read_push_attempts = 0,
+                    read_push_last_attempt_at = NULL, read_push_error = NULL
+                WHERE read_pending_push = 1
+                """)
+        }
+        NotificationStore.readsOutbox.registerMigrations(namespace: namespace, in: &migrator)
     }
 }
 
-/// The queued mark-read, as one batch (`PATCH /notifications/mark-read {ids}` sends them together).
-public struct QueuedMarkRead: Sendable, Equatable {
+/// The queued mark-read, as one batch (`PATCH /notifications/mark-read {ids}` sends them together): one
+/// outbox item standing for every row of ``NotificationStore/readsOutbox``.
+public struct QueuedMarkRead: Sendable, Equatable, OutboxItem {
     /// The notifications to mark read on the server, ascending.
     public var ids: [Int64]
     /// Counted tries so far (the largest among the batch).
     public var attempts: Int
     /// When the batch was last tried, or `nil`.
     public var lastAttemptAt: Date?
+    /// Why the batch waits (the last transient failure, or backoff), or `nil`.
+    public var deferredReason: String?
+
+    /// A batch.
+    public init(ids: [Int64], attempts: Int, lastAttemptAt: Date?, deferredReason: String? = nil) {
+        self.ids = ids
+        self.attempts = attempts
+        self.lastAttemptAt = lastAttemptAt
+        self.deferredReason = deferredReason
+    }
+
+    /// One key per queued notification.
+    public var outboxKeys: [OutboxKey] { ids.map { OutboxKey($0) } }
+    /// The batch's state: the most tries and the latest attempt among its rows.
+    public var outbox: OutboxState {
+        OutboxState(attempts: attempts, lastAttemptAt: lastAttemptAt, deferredReason: deferredReason)
+    }
 }
 
 /// What one pull wrote.
@@ -69,6 +112,12 @@ public struct NotificationUpsert: Sendable, Equatable {
 /// change is one transaction; reads return values, never live rows (seed 001 rule 68).
 public struct NotificationStore: Sendable {
     private let queue: DatabaseQueue
+
+    /// The queued mark-read: a queue outbox, one row per notification (deleted once sent or refused).
+    public static let readsOutbox = OutboxTable("notification_reads", key: ["notification_id"], lifecycle: .queue)
+
+    /// The store's database (the push driver writes the queue's outbox columns in it).
+    public var database: DatabaseQueue { queue }
 
     /// A store over `queue` (migrated with ``NotificationsSchema``).
     public init(queue: DatabaseQueue) { self.queue = queue }
@@ -156,7 +205,8 @@ public struct NotificationStore: Sendable {
         try queue.read { db in
             try db.fetchAll(
                 """
-                SELECT server_id, title, body, link, event_type, created_at, created_instant, read, read_pending_push
+                SELECT server_id, title, body, link, event_type, created_at, created_instant, read,
+                    EXISTS (SELECT 1 FROM notification_reads WHERE notification_id = server_id) AS read_pending_push
                 FROM notifications ORDER BY created_instant IS NULL, created_instant DESC, server_id DESC
                 """
             ).map(Self.item)
@@ -186,12 +236,14 @@ public struct NotificationStore: Sendable {
         try queue.write { db in
             let ids: [Int64] = try db.fetchAll("SELECT server_id FROM notifications WHERE read = 0 ORDER BY server_id")
                 .compactMap { $0["server_id"] }
-            try db.execute(
-                """
-                UPDATE notifications SET read = 1, read_pending_push = 1, read_push_attempts = 0,
-                       read_push_last_attempt_at = NULL, read_push_error = NULL
-                WHERE read = 0
-                """)
+            try db.execute("UPDATE notifications SET read = 1 WHERE read = 0")
+            for id in ids {
+                try db.execute(
+                    """
+                    INSERT INTO notification_reads (notification_id) VALUES (?)
+                    ON CONFLICT (notification_id) DO UPDATE SET \(OutboxTable.freshPendingAssignments)
+                    """, [id])
+            }
             return ids
         }
     }
@@ -200,46 +252,20 @@ public struct NotificationStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func queuedMarkRead() throws -> QueuedMarkRead? {
         try queue.read { db in
-            let rows = try db.fetchAll(
-                """
-                SELECT server_id, read_push_attempts, read_push_last_attempt_at FROM notifications
-                WHERE read_pending_push = 1 ORDER BY server_id
-                """)
+            let rows = try db.fetchAll("SELECT * FROM notification_reads ORDER BY notification_id")
             guard !rows.isEmpty else { return nil }
-            let ids: [Int64] = rows.compactMap { $0["server_id"] }
-            let attempts = rows.compactMap { $0["read_push_attempts"] as Int? }.max() ?? 0
-            let last = rows.compactMap { $0["read_push_last_attempt_at"] as Date? }.max()
-            return QueuedMarkRead(ids: ids, attempts: attempts, lastAttemptAt: last)
+            let states = rows.map(OutboxState.init(row:))
+            return QueuedMarkRead(
+                ids: rows.compactMap { $0["notification_id"] }, attempts: states.map(\.attempts).max() ?? 0,
+                lastAttemptAt: states.compactMap(\.lastAttemptAt).max(),
+                deferredReason: states.compactMap(\.deferredReason).first)
         }
     }
 
-    /// Takes `ids` off the queue: the server has them read, or refused them for good (unknown ids).
+    /// How many notifications wait to be marked read on the server (SHELL.md `status`).
     /// - Throws: `DatabaseError`.
-    public func dequeueMarkRead(_ ids: [Int64]) throws {
-        try queue.write { db in
-            for id in ids {
-                try db.execute(
-                    """
-                    UPDATE notifications SET read_pending_push = 0, read_push_attempts = 0,
-                           read_push_last_attempt_at = NULL, read_push_error = NULL
-                    WHERE server_id = ?
-                    """, [id])
-            }
-        }
-    }
-
-    /// Keeps `ids` queued after a transient failure, with the new try count and the reason.
-    /// - Throws: `DatabaseError`.
-    public func deferMarkRead(_ ids: [Int64], attempts: Int, reason: String, at date: Date) throws {
-        try queue.write { db in
-            for id in ids {
-                try db.execute(
-                    """
-                    UPDATE notifications SET read_push_attempts = ?, read_push_last_attempt_at = ?, read_push_error = ?
-                    WHERE server_id = ? AND read_pending_push = 1
-                    """, [attempts, date, reason, id])
-            }
-        }
+    public func queuedMarkReadCount() throws -> Int {
+        try queue.read { db in try db.scalar("SELECT count(*) FROM notification_reads") ?? 0 }
     }
 
     // MARK: Dashboard stats cache

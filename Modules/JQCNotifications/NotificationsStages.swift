@@ -15,8 +15,8 @@ public struct NotificationsStage: SyncStage {
     public var name: String { "notifications" }
     /// A pull (its queued mark-read push rides along, first).
     public var direction: SyncDirection { .pull }
-    /// ``StageOrder/notifications``: after scheduled inspections.
-    public var order: Int { StageOrder.notifications }
+    /// After the other pulls (SPEC.md §4: … scheduled inspections → notifications → dashboard stats).
+    public var constraints: [StageConstraint] { [.after("follow-ups"), .after("scheduled")] }
     /// Always: notifications never block the pipeline.
     public var isBestEffort: Bool { true }
 
@@ -42,8 +42,8 @@ public struct DashboardStage: SyncStage {
     public var name: String { "dashboard" }
     /// A pull.
     public var direction: SyncDirection { .pull }
-    /// ``StageOrder/dashboard``: last in the pass (rule 49).
-    public var order: Int { StageOrder.dashboard }
+    /// Last in the pass (rule 49).
+    public var constraints: [StageConstraint] { [.last] }
     /// Always (rule 49).
     public var isBestEffort: Bool { true }
 

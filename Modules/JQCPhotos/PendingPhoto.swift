@@ -1,5 +1,6 @@
 import Foundation
 import JQCKit
+import JQCStorage
 
 /// Where a photo stands in its lifecycle (seed 001 §17 "PendingPhoto lifecycle").
 public enum PhotoUploadState: String, Sendable, Codable, CaseIterable {
@@ -22,7 +23,7 @@ public struct PendingPhoto: Sendable, Hashable, Identifiable {
     /// The imported JPEG on this device (`<data-dir>/photos/<id>.jpg`); derived from the id and the
     /// photos folder, never from server data. The file may be gone once the owner has synced.
     public var localFile: URL
-    /// The upload's `entity_type`: `inspection` or `issue` (CONTRACT.md, Photos).
+    /// The upload's `entity_type` (CONTRACT.md, Photos: `inspection`, `issue`), from the owner kind's registration.
     public var entityType: String
     /// When the photo was taken (sent as `captured_at`, ISO 8601).
     public var capturedAt: Date
@@ -34,14 +35,9 @@ public struct PendingPhoto: Sendable, Hashable, Identifiable {
     public var serverPath: String?
     /// The server's absolute display URL, as returned by the upload (rule 67), once uploaded.
     public var serverURL: String?
-    /// Outbox status: `pending` until settled, then `synced`; `failed` when refused or out of tries.
-    public var syncStatus: SyncStatus
-    /// Counted tries (real server answers; 5 fail the photo, FEATURES.md).
-    public var attempts: Int
-    /// When it was last tried.
-    public var lastAttemptAt: Date?
-    /// The last failure, as a sentence.
-    public var error: String?
+    /// The outbox state: `pending` until settled, then `synced`; `failed` when refused or out of tries; counted
+    /// tries (real server answers; 5 fail the photo), last attempt, last failure, why it waits.
+    public var outbox: OutboxState
     /// Width of the imported JPEG, px.
     public var width: Int
     /// Height of the imported JPEG, px.
@@ -49,12 +45,26 @@ public struct PendingPhoto: Sendable, Hashable, Identifiable {
     /// Size of the imported JPEG, bytes.
     public var bytes: Int
 
+    /// Outbox status (``OutboxState/status``).
+    public var syncStatus: SyncStatus { outbox.status }
+    /// Counted tries (``OutboxState/attempts``).
+    public var attempts: Int { outbox.attempts }
+    /// When it was last tried (``OutboxState/lastAttemptAt``).
+    public var lastAttemptAt: Date? { outbox.lastAttemptAt }
+    /// The last failure, as a sentence (``OutboxState/error``).
+    public var error: String? { outbox.error }
+
     /// The form answer that stands for this photo until it is uploaded: `local://photos/<id>.jpg`
     /// (seed 001 §17 "local:// sentinel": `"local://<path>"`, here the path relative to the data folder).
     public var sentinel: String { PhotoSentinel.make(id) }
 
     /// Whether the owner still waits on this photo (not settled: pending, uploaded or failed).
     public var isUnsettled: Bool { state != .settled }
+}
+
+extension PendingPhoto: OutboxItem {
+    /// The row's key in `pending_photos`: its id (upper-case UUID text).
+    public var outboxKeys: [OutboxKey] { [OutboxKey(id.uuidString)] }
 }
 
 /// The `local://` sentinel written into a form answer while a photo waits for upload (seed 001 §17; rule 10:

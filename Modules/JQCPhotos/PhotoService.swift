@@ -28,31 +28,32 @@ public struct PhotoUploadProgress: Sendable, Equatable {
 /// ``PhotoUploadListener``s, and removes files once the owner no longer needs them.
 ///
 /// Who calls what:
+/// - each owning feature, once: ``registerOwnerKind(_:)`` (its kind, field rule, listener, status provider);
 /// - the shell's `photo`/`flag`/`issue new` (through JQCInspections/JQCIssues):
 ///   ``importPhoto(from:owner:capturedAt:updatingOwner:)``,
 ///   which returns the photo whose ``PendingPhoto/sentinel`` goes into the form answer;
 /// - JQCInspections: ``hasUnsettledPhotos(ownerKind:ownerLocalID:in:)`` before submitting (rule 12),
 ///   ``deletePhotos(for:in:)`` when a draft is deleted, ``releaseFiles(for:)`` after a successful push;
 /// - JQCIssues: the same, with ``photos(for:)`` for the local photo section (rule 34);
-/// - the composition root: the two `register(_:for:)` methods (listeners, owner status providers),
-///   ``uploadStage``, and the service itself as an `OutboxReporter`.
-public final class PhotoService: OutboxReporter, Sendable {
+/// - the composition root (through the photos feature's module value): ``uploadStage`` and the service
+///   its `photos` outbox kind.
+public final class PhotoService: Sendable {
     /// The photos folder, `<data-dir>/photos` (0700).
     public let directory: URL
     /// The SQL of this feature, resolving files against ``directory``.
     public let photoStore: PhotoStore
-    private let database: DatabaseQueue
-    private let api: APIClient
+    let database: DatabaseQueue
+    let api: APIClient
     private let importer: PhotoImporter
-    private let clock: any Clock
-    private let logger: Logger
-    private let hooks = Mutex(Hooks())
+    let clock: any Clock
+    let logger: Logger
+    let hooks = Mutex(Hooks())
     /// Files older than this (seconds) with no row are removed by the stage's sweep.
     static let orphanAge: Double = 3_600
 
-    private struct Hooks {
-        var listeners: [(PhotoOwnerKind, any PhotoUploadListener)] = []
-        var providers: [PhotoOwnerKind: any PhotoOwnerStatusProvider] = [:]
+    struct Hooks {
+        var owners: [PhotoOwnerKind: PhotoOwnerRegistration] = [:]
+        var extraListeners: [(PhotoOwnerKind, any PhotoUploadListener)] = []
         var progress: (@Sendable (PhotoUploadProgress) -> Void)?
     }
 
@@ -81,16 +82,29 @@ public final class PhotoService: OutboxReporter, Sendable {
 
     // MARK: - Hooks
 
-    /// Registers a listener told about every uploaded photo of `kind`, inside the upload's transaction.
-    /// Called by the composition root (JQCInspections for `.inspection`, JQCIssues for `.issue`).
-    public func register(_ listener: any PhotoUploadListener, for kind: PhotoOwnerKind) {
-        hooks.withLock { $0.listeners.append((kind, listener)) }
+    /// Registers an owner kind with its rules, listener and status provider (replacing an earlier
+    /// registration of that kind). Called by the owning feature when it is installed (JQCInspections for
+    /// `inspection`, JQCIssues for `issue`); a photo of an unregistered kind is refused.
+    public func registerOwnerKind(_ registration: PhotoOwnerRegistration) {
+        hooks.withLock { $0.owners[registration.kind] = registration }
     }
 
-    /// Registers the provider that says whether owners of `kind` are missing, unsynced or synced (replaces
-    /// an earlier one for that kind).
-    public func register(_ provider: any PhotoOwnerStatusProvider, for kind: PhotoOwnerKind) {
-        hooks.withLock { $0.providers[kind] = provider }
+    /// Adds a listener told about every uploaded photo of `kind` after the kind's own (e.g. a test's
+    /// observer), inside the upload's transaction.
+    public func register(_ listener: any PhotoUploadListener, for kind: PhotoOwnerKind) {
+        hooks.withLock { $0.extraListeners.append((kind, listener)) }
+    }
+
+    /// The listeners of `kind`, in the order they are told: the kind's own, then the added ones.
+    func listeners(of kind: PhotoOwnerKind) -> [any PhotoUploadListener] {
+        hooks.withLock { hooks in
+            [hooks.owners[kind]?.listener].compactMap { $0 } + hooks.extraListeners.filter { $0.0 == kind }.map(\.1)
+        }
+    }
+
+    /// The registered owner kinds, sorted by name.
+    public var ownerKinds: [PhotoOwnerKind] {
+        hooks.withLock { $0.owners.keys.sorted { $0.rawValue < $1.rawValue } }
     }
 
     /// Sets (or clears, with `nil`) the observer of upload progress; called on a transport thread.
@@ -98,7 +112,7 @@ public final class PhotoService: OutboxReporter, Sendable {
         hooks.withLock { $0.progress = observer }
     }
 
-    /// The `photos` push stage (``StageOrder/photos``, before inspections: rule 12).
+    /// The `photos` push stage (the stages that send photos' owners declare they run after it: rule 12).
     public var uploadStage: PhotoUploadStage { PhotoUploadStage(service: self) }
 
     // MARK: - Import
@@ -106,11 +120,11 @@ public final class PhotoService: OutboxReporter, Sendable {
     /// Imports a photo: runs JQCJPEG's pipeline (EXIF orientation applied once, reduced to a 4,096 px long
     /// edge, quality 80 — rule 18) into `<data-dir>/photos/<id>.jpg` (0600), then records the pending row
     /// — and, when given, runs `updatingOwner` — in one transaction.
-    /// For an inspection field, the new photo supersedes the field's unsettled photos (an image or signature
-    /// field holds one answer): their rows go in the same transaction and their files after it.
+    /// For a kind whose photos answer fields, the new photo supersedes the field's unsettled photos (an image
+    /// or signature field holds one answer): their rows go in the same transaction and their files after it.
     /// - Parameters:
     ///   - file: the photo to import (judged by its bytes, not its name).
-    ///   - owner: `.inspection(localID, field: fieldID)` or `.issue(localID)`.
+    ///   - owner: a record of a registered kind (and its field, for a kind whose photos answer fields).
     ///   - capturedAt: when it was taken (sent as `captured_at`).
     ///   - updatingOwner: work for the owner in the same transaction (e.g. writing ``PendingPhoto/sentinel``
     ///     into the form answer); when it throws nothing is kept and its error is rethrown.
@@ -123,7 +137,7 @@ public final class PhotoService: OutboxReporter, Sendable {
         from file: URL, owner: PhotoOwner, capturedAt: Date,
         updatingOwner: ((Database, PendingPhoto) throws -> Void)? = nil
     ) throws -> PendingPhoto {
-        try Self.validate(owner)
+        let registration = try validate(owner)
         try Self.ensureDirectory(directory)
         let id = UUID()
         let output = PhotoStore.fileURL(for: id, in: directory)
@@ -135,17 +149,16 @@ public final class PhotoService: OutboxReporter, Sendable {
         }
         chmod(output.path, 0o600)
         let photo = PendingPhoto(
-            id: id, owner: owner, localFile: output, entityType: owner.kind.rawValue, capturedAt: capturedAt,
-            createdAt: clock.now, state: .pending, serverPath: nil, serverURL: nil, syncStatus: .pending,
-            attempts: 0, lastAttemptAt: nil, error: nil, width: result.width, height: result.height,
-            bytes: result.outputBytes)
+            id: id, owner: owner, localFile: output, entityType: registration.entityType, capturedAt: capturedAt,
+            createdAt: clock.now, state: .pending, serverPath: nil, serverURL: nil, outbox: OutboxState(),
+            width: result.width, height: result.height, bytes: result.outputBytes)
         let superseded: [URL]
         do {
             superseded = try database.write { db in
                 // An image or signature field holds one answer: a new photo supersedes the field's
                 // unsettled ones (a superseded photo must not block the inspection's submit).
                 let earlier =
-                    owner.kind == .inspection
+                    registration.fields == .required
                     ? try photoStore.photos(for: owner, in: db).filter(\.isUnsettled) : []
                 try photoStore.delete(earlier.map(\.id), in: db)
                 try photoStore.insert(photo, in: db)
@@ -243,7 +256,7 @@ public final class PhotoService: OutboxReporter, Sendable {
     /// Puts a failed photo back in the outbox with its tries reset (the inspector's retry).
     /// - Throws: ``PhotoError`` `.notFound` when no failed photo has that id; `DatabaseError`.
     public func retryFailedPhoto(id: UUID) throws {
-        guard try database.write({ db in try photoStore.resetFailed(id, in: db) }) else {
+        guard try database.write({ db in try photoStore.resetFailed(id, at: clock.now, in: db) }) else {
             throw PhotoError(.notFound, "No failed photo has the id \(id.uuidString); check `status` for failed items.")
         }
     }
@@ -262,12 +275,12 @@ public final class PhotoService: OutboxReporter, Sendable {
         removeFiles([file])
     }
 
-    // MARK: - OutboxReporter
+    // MARK: - The outbox kind `photos`
 
-    /// `["photos": n]`: photos not uploaded yet and not failed (SHELL.md `status`).
+    /// Photos not uploaded yet and not failed (SHELL.md `status`, kind `photos`).
     /// - Throws: `DatabaseError`.
-    public func pendingCounts() throws -> [String: Int] {
-        ["photos": try database.read { db in try photoStore.pendingUploadCount(in: db) }]
+    public func pendingCount() throws -> Int {
+        try database.read { db in try photoStore.pendingUploadCount(in: db) }
     }
 
     /// Failed photos as `{kind: "photo", local_id: <uuid>, reason}`, oldest first.
@@ -280,148 +293,9 @@ public final class PhotoService: OutboxReporter, Sendable {
         }
     }
 
-    // MARK: - Upload (the photos stage)
-
-    /// One pass of the photos stage: (1) removes photos of deleted owners and releases files of synced
-    /// owners, sweeping orphan files; (2) re-notifies owners of photos uploaded earlier whose listener
-    /// failed; (3) uploads every pending photo (multipart `file`, `entity_type`, `captured_at`; CONTRACT.md)
-    /// and, in the transaction that stores the server path, calls the owner kind's listeners.
-    ///
-    /// Per photo (FEATURES.md): offline stops the pass (photo untouched); 5xx/429/local errors keep it
-    /// pending and count a try (5 tries fail it); timeouts keep it pending uncounted; other 4xx (413, 415)
-    /// fail it at once with the server's sentence. Never deletes a photo because of an error.
-    /// - Returns: `pushed` = photos uploaded, `failed`, `deferred`.
-    /// - Throws: ``SyncStopError`` to stop the pass; `DatabaseError` when the store fails.
-    public func uploadPending(_ pass: SyncPass) async throws -> StageReport {
-        var report = StageReport(name: PhotoUploadStage.stageName)
-        try housekeeping()
-        let current = hooks.withLock { $0 }
-        for photo in try database.read({ db in try photoStore.outbox(state: .uploaded, in: db) }) {
-            guard pass.shouldAttempt(attempts: photo.attempts, lastAttempt: photo.lastAttemptAt) else {
-                report.deferred += 1
-                continue
-            }
-            do {
-                try settle(photo, path: photo.serverPath ?? "", url: photo.serverURL, listeners: current.listeners)
-            } catch {
-                try record(error, for: photo, pass: pass, report: &report)
-            }
-        }
-        for photo in try database.read({ db in try photoStore.outbox(state: .pending, in: db) }) {
-            guard pass.shouldAttempt(attempts: photo.attempts, lastAttempt: photo.lastAttemptAt) else {
-                report.deferred += 1
-                continue
-            }
-            guard FileManager.default.fileExists(atPath: photo.localFile.path) else {
-                try database.write { db in
-                    try photoStore.markFailed(
-                        photo.id,
-                        reason: "The photo's file is missing on this device; discard the photo and take it again.",
-                        at: clock.now, in: db)
-                }
-                report.failed += 1
-                continue
-            }
-            let reply: UploadReply
-            do {
-                reply = try await upload(photo, progress: current.progress)
-            } catch {
-                try record(error, for: photo, pass: pass, report: &report)
-                continue
-            }
-            report.pushed += 1
-            do {
-                try settle(photo, path: reply.path, url: reply.url, listeners: current.listeners)
-            } catch {
-                // The server has the file: keep its path so it is never uploaded again; retry the listeners.
-                try database.write { db in
-                    try photoStore.markUploaded(photo.id, path: reply.path, url: reply.url, at: clock.now, in: db)
-                }
-                var uploaded = photo
-                uploaded.state = .uploaded
-                try record(error, for: uploaded, pass: pass, report: &report)
-            }
-        }
-        return report
-    }
-
-    private struct UploadReply: Decodable, Sendable {
-        var path: String
-        var url: String?
-    }
-
-    private func upload(_ photo: PendingPhoto, progress: (@Sendable (PhotoUploadProgress) -> Void)?) async throws
-        -> UploadReply
-    {
-        let parts: [MultipartPart] = [
-            .file("file", url: photo.localFile, filename: photo.localFile.lastPathComponent, contentType: "image/jpeg"),
-            .field("entity_type", photo.entityType),
-            .field("captured_at", DateFormats.instantString(photo.capturedAt)),
-        ]
-        let id = photo.id
-        var onProgress: (@Sendable (Int64, Int64) -> Void)?
-        if let progress {
-            onProgress = { sent, total in
-                progress(PhotoUploadProgress(photoID: id, bytesSent: sent, bytesTotal: total))
-            }
-        }
-        let reply = try await api.upload(
-            path: "/api/v1/photos/upload", parts: parts, as: UploadReply.self,
-            progress: onProgress)
-        guard !reply.path.isEmpty else {
-            throw APIError.undecodable("the upload reply has an empty path")
-        }
-        return reply
-    }
-
-    /// Stores the server path and tells the owner's listeners, all in one transaction.
-    private func settle(
-        _ photo: PendingPhoto, path: String, url: String?,
-        listeners: [(PhotoOwnerKind, any PhotoUploadListener)]
-    ) throws {
-        let uploaded = UploadedPhoto(
-            id: photo.id, owner: photo.owner, serverPath: path, serverURL: url,
-            localSentinel: photo.sentinel)
-        let settled = try database.write { db -> Bool in
-            // Re-read: the owner may have been deleted during the upload (its photos with it), or another
-            // process may have settled this photo already; the listeners run at most once per settle.
-            guard let current = try photoStore.photo(id: photo.id, in: db), current.state != .settled else {
-                return false
-            }
-            try photoStore.markUploaded(photo.id, path: path, url: url, at: clock.now, in: db)
-            for (kind, listener) in listeners where kind == photo.owner.kind {
-                try listener.photoUploaded(uploaded, in: db)
-            }
-            try photoStore.markSettled(photo.id, in: db)
-            return true
-        }
-        logger.info(
-            settled
-                ? "photo \(photo.id) uploaded as \(path) for \(photo.owner)"
-                : "photo \(photo.id) uploaded as \(path) but was deleted or settled meanwhile; owner not notified")
-    }
-
-    private func record(_ error: any Error, for photo: PendingPhoto, pass: SyncPass, report: inout StageReport) throws {
-        switch pass.disposition(for: error, attempts: photo.attempts) {
-        case .keepPending(let attempts, let reason):
-            try database.write { db in
-                try photoStore.recordAttempt(photo.id, attempts: attempts, reason: reason, at: clock.now, in: db)
-            }
-            report.deferred += 1
-            report.deferredReason = reason
-            logger.warning("photo \(photo.id) kept pending (try \(attempts)): \(reason)")
-        case .fail(let reason):
-            try database.write { db in try photoStore.markFailed(photo.id, reason: reason, at: clock.now, in: db) }
-            report.failed += 1
-            logger.warning("photo \(photo.id) failed: \(reason)")
-        case .stopPass(let stop):
-            throw stop
-        }
-    }
-
     /// Removes photos of missing owners, releases files of synced owners, sweeps orphan files.
     func housekeeping() throws {
-        let providers = hooks.withLock { $0.providers }
+        let providers = hooks.withLock { $0.owners.compactMapValues(\.ownerStatus) }
         let files = try database.write { db -> [URL] in
             var files: [URL] = []
             for owner in try photoStore.owners(in: db) {
@@ -459,20 +333,27 @@ public final class PhotoService: OutboxReporter, Sendable {
         }
     }
 
-    private static func validate(_ owner: PhotoOwner) throws {
+    /// The owner kind's registration, when `owner` fits it.
+    private func validate(_ owner: PhotoOwner) throws -> PhotoOwnerRegistration {
         guard !owner.localID.isEmpty else {
-            throw PhotoError(.invalidOwner, "A photo needs the local id of the inspection or issue it belongs to.")
+            throw PhotoError(.invalidOwner, "A photo needs the local id of the \(owner.kind.rawValue) it belongs to.")
         }
-        switch owner.kind {
-        case .inspection where (owner.fieldID ?? "").isEmpty:
+        guard let registration = hooks.withLock({ $0.owners[owner.kind] }) else {
+            throw PhotoError(
+                .invalidOwner, "No installed feature takes photos of a \(owner.kind.rawValue); nothing was imported.")
+        }
+        switch registration.fields {
+        case .required where (owner.fieldID ?? "").isEmpty:
             throw PhotoError(
                 .invalidOwner,
-                "An inspection photo needs the id of the image or signature field it answers.")
-        case .issue where owner.fieldID != nil:
+                "A photo of a \(owner.kind.rawValue) needs the id of the image or signature field it answers.")
+        case .none where owner.fieldID != nil:
             throw PhotoError(
-                .invalidOwner, "An issue photo belongs to the issue, not to a form field; omit the field id.")
+                .invalidOwner,
+                "A photo of a \(owner.kind.rawValue) belongs to the \(owner.kind.rawValue), not to a form field; "
+                    + "omit the field id.")
         default:
-            return
+            return registration
         }
     }
 
@@ -487,31 +368,5 @@ public final class PhotoService: OutboxReporter, Sendable {
                 "The photos folder \(directory.path) could not be created: \(error.localizedDescription)",
                 cause: "\(error)")
         }
-    }
-}
-
-/// The `photos` push stage (seed 001 §8, rule 12: before inspections). Not best-effort: an inspection must
-/// not be submitted while its photos are stuck, and the stages after it check that themselves.
-public struct PhotoUploadStage: SyncStage {
-    /// `photos`.
-    public static let stageName = "photos"
-    /// The service doing the work.
-    public let service: PhotoService
-    /// `photos`.
-    public var name: String { Self.stageName }
-    /// Push.
-    public var direction: SyncDirection { .push }
-    /// ``StageOrder/photos`` (100).
-    public var order: Int { StageOrder.photos }
-    /// `false`.
-    public var isBestEffort: Bool { false }
-
-    /// A stage over `service`.
-    public init(service: PhotoService) { self.service = service }
-
-    /// Runs ``PhotoService/uploadPending(_:)``.
-    /// - Throws: ``SyncStopError`` or the store's error.
-    public func run(_ pass: SyncPass) async throws -> StageReport {
-        try await service.uploadPending(pass)
     }
 }

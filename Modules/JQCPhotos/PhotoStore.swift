@@ -2,7 +2,9 @@ import Foundation
 import JQCKit
 import JQCStorage
 
-/// The photos feature's tables (namespace `photos`; FEATURES.md item 1).
+/// The photos feature's tables (namespace `photos`; FEATURES.md item 1): `pending_photos` is an outbox
+/// (``PhotoStore/outbox``) whose outbox columns are JQCStorage's; owner kinds are an open set (`2-open-owner-kinds`
+/// dropped the list the first table checked).
 ///
 /// `pending_photos` has no foreign key to its owner: owners live in later features' tables (JQCInspections,
 /// JQCIssues) that this module may not name (SPEC.md §2); owner removal goes through
@@ -43,6 +45,50 @@ public enum PhotosSchema {
             try db.execute("CREATE INDEX pending_photos_owner ON pending_photos (owner_kind, owner_local_id)")
             try db.execute("CREATE INDEX pending_photos_outbox ON pending_photos (sync_status, upload_state)")
         }
+        PhotoStore.outbox.registerMigrations(namespace: namespace, in: &migrator)
+        // Owner kinds are declared by the owners (an open set), so the table no longer lists them.
+        migrator.registerMigration(namespace: namespace, "2-open-owner-kinds") { db in
+            try db.execute(
+                """
+                CREATE TABLE pending_photos_new (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    owner_kind TEXT NOT NULL,
+                    owner_local_id TEXT NOT NULL,
+                    field_id TEXT,
+                    file_name TEXT NOT NULL,
+                    entity_type TEXT NOT NULL,
+                    captured_at TEXT NOT NULL,
+                    created_at TEXT NOT NULL,
+                    width INTEGER NOT NULL DEFAULT 0,
+                    height INTEGER NOT NULL DEFAULT 0,
+                    bytes INTEGER NOT NULL DEFAULT 0,
+                    upload_state TEXT NOT NULL DEFAULT 'pending'
+                        CHECK (upload_state IN ('pending', 'uploaded', 'settled')),
+                    server_path TEXT,
+                    server_url TEXT,
+                    sync_status TEXT NOT NULL DEFAULT 'pending'
+                        CHECK (sync_status IN ('pending', 'synced', 'failed')),
+                    sync_attempts INTEGER NOT NULL DEFAULT 0,
+                    last_attempt_at TEXT,
+                    sync_error TEXT,
+                    deferred_reason TEXT
+                )
+                """)
+            try db.execute(
+                """
+                INSERT INTO pending_photos_new (id, owner_kind, owner_local_id, field_id, file_name, entity_type,
+                    captured_at, created_at, width, height, bytes, upload_state, server_path, server_url, sync_status,
+                    sync_attempts, last_attempt_at, sync_error, deferred_reason)
+                SELECT id, owner_kind, owner_local_id, field_id, file_name, entity_type, captured_at, created_at,
+                    width, height, bytes, upload_state, server_path, server_url, sync_status, sync_attempts,
+                    last_attempt_at, sync_error, deferred_reason
+                FROM pending_photos ORDER BY rowid
+                """)
+            try db.execute("DROP TABLE pending_photos")
+            try db.execute("ALTER TABLE pending_photos_new RENAME TO pending_photos")
+            try db.execute("CREATE INDEX pending_photos_owner ON pending_photos (owner_kind, owner_local_id)")
+            try db.execute("CREATE INDEX pending_photos_outbox ON pending_photos (sync_status, upload_state)")
+        }
     }
 }
 
@@ -53,12 +99,16 @@ public struct PhotoStore: Sendable {
     /// taken from the server.
     public let directory: URL
 
+    /// The photos outbox: record lifecycle (a photo is `synced` once settled), keyed by id.
+    public static let outbox = OutboxTable("pending_photos", key: ["id"])
+
     /// A store resolving files against `directory`.
     public init(directory: URL) { self.directory = directory }
 
     private static let columns = """
         id, owner_kind, owner_local_id, field_id, file_name, entity_type, captured_at, created_at, width, height,
-        bytes, upload_state, server_path, server_url, sync_status, sync_attempts, last_attempt_at, sync_error
+        bytes, upload_state, server_path, server_url, sync_status, sync_attempts, last_attempt_at, sync_error,
+        deferred_reason
         """
 
     /// Inserts a new pending photo.
@@ -66,13 +116,12 @@ public struct PhotoStore: Sendable {
     func insert(_ photo: PendingPhoto, in db: Database) throws {
         try db.execute(
             "INSERT INTO pending_photos (\(Self.columns)) "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 photo.id.uuidString, photo.owner.kind.rawValue, photo.owner.localID, photo.owner.fieldID,
                 photo.localFile.lastPathComponent, photo.entityType, photo.capturedAt, photo.createdAt, photo.width,
                 photo.height, photo.bytes, photo.state.rawValue, photo.serverPath, photo.serverURL,
-                photo.syncStatus.rawValue, photo.attempts, photo.lastAttemptAt, photo.error,
-            ])
+            ] + photo.outbox.columnValues)
     }
 
     /// One photo by id, or `nil`.
@@ -115,10 +164,8 @@ public struct PhotoStore: Sendable {
     func owners(in db: Database) throws -> [PhotoOwner] {
         try db.fetchAll("SELECT DISTINCT owner_kind, owner_local_id FROM pending_photos ORDER BY 1, 2").compactMap {
             row in
-            guard let kindText: String = row["owner_kind"], let kind = PhotoOwnerKind(rawValue: kindText),
-                let localID: String = row["owner_local_id"]
-            else { return nil }
-            return PhotoOwner(kind: kind, localID: localID)
+            guard let kind: String = row["owner_kind"], let localID: String = row["owner_local_id"] else { return nil }
+            return PhotoOwner(kind: PhotoOwnerKind(kind), localID: localID)
         }
     }
 
@@ -138,46 +185,26 @@ public struct PhotoStore: Sendable {
         return count > 0
     }
 
-    /// Records the server's path and URL: state `uploaded`, still pending.
+    /// Records the server's path and URL: state `uploaded`, still pending (the outbox columns are the driver's).
     /// - Throws: `DatabaseError`.
-    func markUploaded(_ id: UUID, path: String, url: String?, at now: Date, in db: Database) throws {
+    func markUploaded(_ id: UUID, path: String, url: String?, in db: Database) throws {
         try db.execute(
-            "UPDATE pending_photos SET upload_state = 'uploaded', server_path = ?, server_url = ?, "
-                + "last_attempt_at = ?, sync_error = NULL WHERE id = ?", [path, url, now, id.uuidString])
+            "UPDATE pending_photos SET upload_state = 'uploaded', server_path = ?, server_url = ? WHERE id = ?",
+            [path, url, id.uuidString])
     }
 
-    /// The owner has been told: state `settled`, sync status `synced`.
+    /// The owner has been told: state `settled` (the driver marks the outbox row `synced` in the same
+    /// transaction).
     /// - Throws: `DatabaseError`.
     func markSettled(_ id: UUID, in db: Database) throws {
-        try db.execute(
-            "UPDATE pending_photos SET upload_state = 'settled', sync_status = 'synced', sync_error = NULL "
-                + "WHERE id = ?", [id.uuidString])
-    }
-
-    /// A failed try that leaves the photo pending: the new count, the reason and when.
-    /// - Throws: `DatabaseError`.
-    func recordAttempt(_ id: UUID, attempts: Int, reason: String, at now: Date, in db: Database) throws {
-        try db.execute(
-            "UPDATE pending_photos SET sync_attempts = ?, sync_error = ?, last_attempt_at = ? WHERE id = ?",
-            [attempts, reason, now, id.uuidString])
-    }
-
-    /// Fails the photo for good with `reason` (kept until retried or discarded; never deleted for an error).
-    /// - Throws: `DatabaseError`.
-    func markFailed(_ id: UUID, reason: String, at now: Date, in db: Database) throws {
-        try db.execute(
-            "UPDATE pending_photos SET sync_status = 'failed', sync_error = ?, last_attempt_at = ? WHERE id = ?",
-            [reason, now, id.uuidString])
+        try db.execute("UPDATE pending_photos SET upload_state = 'settled' WHERE id = ?", [id.uuidString])
     }
 
     /// Puts a failed photo back in the outbox with no counted tries.
     /// - Returns: whether a failed photo with that id existed.
     /// - Throws: `DatabaseError`.
-    func resetFailed(_ id: UUID, in db: Database) throws -> Bool {
-        try db.execute(
-            "UPDATE pending_photos SET sync_status = 'pending', sync_attempts = 0, sync_error = NULL "
-                + "WHERE id = ? AND sync_status = 'failed'", [id.uuidString])
-        return db.changesCount > 0
+    func resetFailed(_ id: UUID, at now: Date, in db: Database) throws -> Bool {
+        try Self.outbox.retry(db, OutboxKey(id.uuidString), at: now)
     }
 
     /// Deletes rows by id.
@@ -205,18 +232,18 @@ public struct PhotoStore: Sendable {
 
     private func decode(_ row: Row) -> PendingPhoto? {
         guard let idText: String = row["id"], let id = UUID(uuidString: idText),
-            let kindText: String = row["owner_kind"], let kind = PhotoOwnerKind(rawValue: kindText),
+            let kindText: String = row["owner_kind"],
             let localID: String = row["owner_local_id"], let capturedAt: Date = row["captured_at"],
             let createdAt: Date = row["created_at"],
             let stateText: String = row["upload_state"], let state = PhotoUploadState(rawValue: stateText),
-            let statusText: String = row["sync_status"], let status = SyncStatus(rawValue: statusText)
+            let statusText: String = row["sync_status"], SyncStatus(rawValue: statusText) != nil
         else { return nil }
         return PendingPhoto(
-            id: id, owner: PhotoOwner(kind: kind, localID: localID, fieldID: row["field_id"]),
+            id: id, owner: PhotoOwner(kind: PhotoOwnerKind(kindText), localID: localID, fieldID: row["field_id"]),
             localFile: PhotoStore.fileURL(for: id, in: directory),
-            entityType: row["entity_type"] ?? kind.rawValue, capturedAt: capturedAt, createdAt: createdAt,
-            state: state, serverPath: row["server_path"], serverURL: row["server_url"], syncStatus: status,
-            attempts: row["sync_attempts"] ?? 0, lastAttemptAt: row["last_attempt_at"], error: row["sync_error"],
+            entityType: row["entity_type"] ?? kindText, capturedAt: capturedAt, createdAt: createdAt,
+            state: state, serverPath: row["server_path"], serverURL: row["server_url"],
+            outbox: OutboxState(row: row),
             width: row["width"] ?? 0, height: row["height"] ?? 0, bytes: row["bytes"] ?? 0)
     }
 

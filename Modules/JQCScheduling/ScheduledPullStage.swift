@@ -1,7 +1,7 @@
 import Foundation
 import JQCSync
 
-/// The `scheduled` pull stage (StageOrder.scheduled; seed 001 §8, §11): runs after the inspections push in
+/// The `scheduled` pull stage (a pull, so after every push; seed 001 §8, §11): runs after the inspections push in
 /// the same pass, so a fulfilled one-time schedule disappears and a recurring one shows its rolled-forward
 /// date on the sync that submits the inspection. Not best-effort: a failure is reported as the stage's.
 public struct ScheduledPullStage: SyncStage {
@@ -14,8 +14,6 @@ public struct ScheduledPullStage: SyncStage {
     public var name: String { "scheduled" }
     /// A pull.
     public var direction: SyncDirection { .pull }
-    /// ``StageOrder/scheduled``.
-    public var order: Int { StageOrder.scheduled }
     /// The seed does not mark this pull best-effort.
     public var isBestEffort: Bool { false }
 

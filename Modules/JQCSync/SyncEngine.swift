@@ -67,7 +67,8 @@ public actor SyncEngine {
     private var snapshot = SyncSnapshot()
     private var continuations: [UUID: AsyncStream<SyncSnapshot>.Continuation] = [:]
 
-    /// An engine over `stages` (sorted by their declared order).
+    /// An engine running `stages` in the order given: sort them with ``StageOrder/sorted(_:)`` (the
+    /// composition root does) so the features' declared constraints hold.
     /// - Parameter passLock: the cross-process pass lock (issue 15); `nil` serialises passes in this process only.
     public init(
         stages: [any SyncStage], guards: SyncGuards, clock: any Clock, policy: OutboxPolicy = OutboxPolicy(),
@@ -75,7 +76,7 @@ public actor SyncEngine {
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1.5) },
         passLock: (any SyncPassLock)? = nil
     ) {
-        self.stages = stages.sorted { $0.order < $1.order }
+        self.stages = stages
         self.guards = guards
         self.clock = clock
         self.policy = policy

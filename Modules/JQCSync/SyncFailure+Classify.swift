@@ -40,30 +40,3 @@ extension SyncFailure {
         }
     }
 }
-
-/// One outbox item that failed for good (shown by `status`, retried or discarded by the inspector).
-public struct FailedOutboxItem: Sendable, Equatable, Codable {
-    /// The kind: `photo`, `inspection`, `issue`, …
-    public var kind: String
-    /// The item's local id.
-    public var localID: String
-    /// Why it failed, as a sentence (the server's, when it gave one).
-    public var reason: String
-
-    /// A failed item.
-    public init(kind: String, localID: String, reason: String) {
-        self.kind = kind
-        self.localID = localID
-        self.reason = reason
-    }
-}
-
-/// What a feature reports about its outbox for `status` (SHELL.md: pending counts by kind, failed items).
-public protocol OutboxReporter: Sendable {
-    /// Pending items by kind (`photos`, `inspections`, `issues`): not yet synced and not failed.
-    /// - Throws: the store's error.
-    func pendingCounts() throws -> [String: Int]
-    /// Items failed for good, oldest first.
-    /// - Throws: the store's error.
-    func failedItems() throws -> [FailedOutboxItem]
-}

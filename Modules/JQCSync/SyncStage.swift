@@ -9,16 +9,17 @@ public enum SyncDirection: String, Sendable, Codable {
     case pull
 }
 
-/// One step of a sync pass, contributed by a feature and registered by the composition root (SPEC.md §2:
-/// the sync engine knows no feature). Stages run in ascending ``order``; a best-effort stage's failure is
-/// reported but never stops the pipeline (seed 001 rule 49).
+/// One step of a sync pass, contributed by a feature through its ``FeatureModule`` (SPEC.md §2: the sync
+/// engine knows no feature). The pass runs the stages in the order ``StageOrder/sorted(_:)`` derives from
+/// their directions and ``constraints``; a best-effort stage's failure is reported but never stops the
+/// pipeline (seed 001 rule 49).
 public protocol SyncStage: Sendable {
     /// A short name shown by `sync` and `status` (`photos`, `inspections`, `reference`, …).
     var name: String { get }
     /// Push or pull.
     var direction: SyncDirection { get }
-    /// Position in the pass; the composition root registers the seed's order (SPEC.md §4 "Outbox order").
-    var order: Int { get }
+    /// Where it runs relative to other stages (by name), declared by its feature; none by default.
+    var constraints: [StageConstraint] { get }
     /// Whether a failure of the whole stage is tolerated (reported, the pass continues).
     var isBestEffort: Bool { get }
     /// Does the stage's work.
@@ -27,6 +28,11 @@ public protocol SyncStage: Sendable {
     /// - Throws: ``SyncStopError`` to stop the whole pass (update required, signed out, offline); any other
     ///   error fails this stage (and stops the pass unless the stage is best-effort).
     func run(_ pass: SyncPass) async throws -> StageReport
+}
+
+extension SyncStage {
+    /// No constraint: the stage runs in registration order among its direction.
+    public var constraints: [StageConstraint] { [] }
 }
 
 /// What one stage did in a pass (SHELL.md `sync` JSON: `{name, pushed, pulled, failed, seconds}`).

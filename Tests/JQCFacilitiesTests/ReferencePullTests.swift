@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import JQCNetwork
+import JQCNetworkTestSupport
 import JQCStorage
 import JQCSync
 import JQCTestSupport

@@ -4,6 +4,7 @@ import JQCForms
 import JQCInspections
 import JQCKit
 import JQCNetwork
+import JQCNetworkTestSupport
 import JQCScheduling
 import JQCStorage
 import JQCSync

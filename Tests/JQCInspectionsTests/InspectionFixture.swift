@@ -3,6 +3,7 @@ import JQCFacilities
 import JQCForms
 import JQCKit
 import JQCNetwork
+import JQCNetworkTestSupport
 import JQCStorage
 import JQCSync
 import JQCTestSupport

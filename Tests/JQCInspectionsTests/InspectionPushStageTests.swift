@@ -109,18 +109,25 @@ struct InspectionPushStageTests {
         _ = try await world.stage().run(world.pass(explicit: false))
         let waiting = try await world.stage().run(world.pass(explicit: false))
         #expect(waiting.deferred == 1)
+        #expect(
+            try world.service.list().first?.outbox.deferredReason
+                == "waits before its next automatic try (after 1 failed try: The server had a problem (HTTP 503): busy)"
+        )
         #expect(world.transport.requests(path: "/api/v1/inspections").count == 1)
         let explicit = try await world.stage().run(world.pass(explicit: true))
         #expect(explicit.pushed == 1)
     }
 
-    @Test("rule 12: an inspection whose photos are not settled waits, untouched")
+    @Test("rule 12: an inspection whose photos are not settled waits, untouched but for the reason it waits")
     func photoGate() async throws {
         let world = try InspectionFixture()
         let inspection = try submitted(world, photo: "local:///photos/a.jpg")
         let report = try await world.stage(gate: SetPhotoGate(waiting: [inspection.localID])).run(world.pass())
         #expect(report.deferred == 1)
         #expect(world.transport.requests.isEmpty)
+        #expect(
+            try world.service.inspection(localID: inspection.localID).outbox.deferredReason
+                == "waits for its photos to upload")
         #expect(try world.service.inspection(localID: inspection.localID).syncAttempts == 0)
     }
 

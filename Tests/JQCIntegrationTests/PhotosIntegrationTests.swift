@@ -1,6 +1,7 @@
 import Foundation
 import JQCComposition
 import JQCInspections
+import JQCIssues
 import JQCJPEG
 import JQCKit
 import JQCNetwork

@@ -17,9 +17,20 @@ final class TestApp: @unchecked Sendable {  // because: immutable after init; th
     private(set) var app: AppComposition
     let clock: any Clock
 
-    /// Starts the server (optionally with a fixed `today`) and builds a root over it.
-    init(today: CalendarDay? = nil, accessTTL: Double = 3_600, clock: any Clock = SystemClock()) throws {
+    /// The transport the root sends through (`nil`: libcurl's, built by the root).
+    let transport: (any HTTPTransport)?
+    /// Features installed after the built-in ones (a test-support feature).
+    let features: [FeatureFactory]
+
+    /// Starts the server (optionally with a fixed `today`) and builds a root over it, sending through
+    /// `transport` when one is given (a recording wrapper around libcurl).
+    init(
+        today: CalendarDay? = nil, accessTTL: Double = 3_600, clock: any Clock = SystemClock(),
+        transport: (any HTTPTransport)? = nil, features: [FeatureFactory] = []
+    ) throws {
         self.clock = clock
+        self.transport = transport
+        self.features = features
         server = DevServer(
             configuration: DevServerConfiguration(
                 dataDirectory: serverDirectory.url, seed: .demo, today: today,
@@ -27,19 +38,26 @@ final class TestApp: @unchecked Sendable {  // because: immutable after init; th
         _ = try server.start()
         baseURL = server.baseURL!
         selection = InMemorySelectionStore(baseURL.absoluteString)
-        app = try TestApp.makeRoot(directory: clientDirectory.url, selection: selection, clock: clock)
+        app = try TestApp.makeRoot(
+            directory: clientDirectory.url, selection: selection, clock: clock, transport: transport,
+            features: features)
     }
 
-    static func makeRoot(directory: URL, selection: InMemorySelectionStore, clock: any Clock) throws -> AppComposition {
+    static func makeRoot(
+        directory: URL, selection: InMemorySelectionStore, clock: any Clock, transport: (any HTTPTransport)? = nil,
+        features: [FeatureFactory] = []
+    ) throws -> AppComposition {
         try AppComposition(
             configuration: AppConfiguration(
-                dataDirectory: directory, server: ServerConfig(store: selection),
-                clock: clock))
+                dataDirectory: directory, server: ServerConfig(store: selection), clock: clock, transport: transport,
+                additionalFeatures: features))
     }
 
     /// Builds a fresh root over the same client data directory (a restart of the app).
     func restart() throws {
-        app = try TestApp.makeRoot(directory: clientDirectory.url, selection: selection, clock: clock)
+        app = try TestApp.makeRoot(
+            directory: clientDirectory.url, selection: selection, clock: clock, transport: transport,
+            features: features)
     }
 
     /// Signs in as the demo inspector `alex` (or another seed user).

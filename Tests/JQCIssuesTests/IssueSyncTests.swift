@@ -11,7 +11,7 @@ import Testing
 @testable import JQCIssues
 
 /// Upload replies with distinct paths, in order: `uploads/<entity>_photos/p1.jpg`, `p2`, …
-private func scriptUploads(_ world: IssueTestWorld) {
+func scriptUploads(_ world: IssueTestWorld) {
     let counter = Mutex(0)
     world.transport.route(
         .post, path: "/api/v1/photos/upload",
@@ -41,12 +41,14 @@ private func scriptUploads(_ world: IssueTestWorld) {
 
 @Suite("Issue queue (seed 001 §8 step 3, §13, §14, §17)")
 struct IssueQueueTests {
-    @Test("stage order: photos, inspections, issues, queued edits, assigned issues; only the pull is a pull")
+    @Test(
+        "stage order, whatever the registration order: photos, inspections, issues, queued edits, assigned issues"
+    )
     func stageOrder() throws {
         let world = try IssueTestWorld()
-        #expect(world.stages.map(\.name) == ["photos", "inspections", "issues", "issue edits", "assigned issues"])
-        #expect(world.stages.map(\.order) == [100, 200, 300, 350, 500])
-        #expect(world.stages.map(\.direction) == [.push, .push, .push, .push, .pull])
+        let sorted = try StageOrder.sorted(world.registered.reversed())
+        #expect(sorted.map(\.name) == ["photos", "inspections", "issues", "issue edits", "assigned issues"])
+        #expect(sorted.map(\.direction) == [.push, .push, .push, .push, .pull])
     }
 
     @Test(
@@ -66,6 +68,9 @@ struct IssueQueueTests {
         var report = try await IssuePushStage(service: world.issues).run(world.pass())
         #expect(report.deferred == 1)
         #expect(world.transport.requests(path: "/api/v1/issues").isEmpty)
+        #expect(
+            try world.issues.issue(id: issue.localID).outbox.deferredReason
+                == "waits for its inspection \(draft.localID) to be submitted")
 
         // Parent submitted but refused: the issue is failed with a sentence naming the inspection.
         _ = try world.inspections.submit(localID: draft.localID)
@@ -117,7 +122,7 @@ struct IssueQueueTests {
             contractID: 2, facilityID: 21, areaID: 211, severity: "medium", description: "Dryer", photoFiles: files)
         #expect(issue.inspectionLocalID == "")  // rule 44
         #expect(issue.photoLocalPaths.count == 3)
-        #expect(try world.issues.pendingCounts() == ["issues": 1])
+        #expect(try world.issues.pendingCount() == 1)
         scriptUploads(world)
         world.transport.route(.post, path: "/api/v1/issues", [.ok(IssueTestWorld.serverIssue(3002), status: 201)])
         world.transport.route(.patch, path: "/api/v1/issues/3002/photos", [.ok(IssueTestWorld.serverIssue(3002))])
@@ -233,7 +238,7 @@ struct IssueQueueTests {
             from: try world.jpeg("a.jpg"), owner: .issue(issue.localID),
             capturedAt: world.clock.now)
         #expect(try world.issues.list(includeResolved: true).isEmpty)  // not listed while assembling
-        #expect(try world.issues.pendingCounts() == ["issues": 0])
+        #expect(try world.issues.pendingCount() == 0)
         world.clock.advance(by: 300)
         _ = try await IssuePushStage(service: world.issues).run(world.pass())
         #expect(try world.queue.read { db in try world.store.issue(db, localID: issue.localID) } != nil)
@@ -397,80 +402,8 @@ struct AssignedIssuesTests {
         let report = try await IssueEditsStage(service: world.issues).run(world.pass())
         #expect(report.deferred == 1)
         #expect(world.transport.requests.isEmpty)
-    }
-}
-
-@Suite("Inspection photos (JQCInspections wiring, seed 001 §17, rules 10, 12)")
-struct InspectionPhotoWiringTests {
-    @Test(
-        "an image answer is the local:// sentinel until upload, then the server path; the inspection waits"
-    )
-    func sentinelThenServerPath() async throws {
-        let world = try IssueTestWorld()
-        let draft = try world.draft()
-        let photo = try world.inspectionPhotos.attach(
-            localID: draft.localID, fieldID: "4", file: try world.jpeg("a.jpg"))
-        #expect(photo.width == 40)
-        #expect(photo.height == 30)
-        #expect(try world.inspections.inspection(localID: draft.localID).formData["4"] == .string(photo.sentinel))
-        _ = try world.inspections.submit(localID: draft.localID)
-        // Rule 12: with the photo unsettled, the inspection is not sent.
-        let held = try await InspectionPushStage(
-            api: world.api, store: world.inspectionStore,
-            photoGate: world.inspectionPhotos
-        ).run(world.pass())
-        #expect(held.deferred == 1)
-        scriptUploads(world)
-        world.transport.route(.post, path: "/api/v1/inspections", [.ok(["id": 901])])
-        world.transport.route(.get, path: "/api/v1/issues", [.ok([])])
-        _ = try await world.runStages()
-        let posted = try #require(world.transport.requests(path: "/api/v1/inspections").first)
-        #expect(IssueTestWorld.body(posted)?["form_data"] == ["2": "4", "4": "uploads/inspection_photos/p1.jpg"])
-        let stored = try world.inspections.inspection(localID: draft.localID)
-        #expect(stored.syncStatus == .synced)
-        // The listener is idempotent: told again, nothing changes.
-        try world.queue.write { db in
-            try world.inspectionPhotos.photoUploaded(
-                UploadedPhoto(
-                    id: photo.id, owner: photo.owner, serverPath: "uploads/inspection_photos/other.jpg",
-                    serverURL: nil, localSentinel: photo.sentinel), in: db)
-        }
         #expect(
-            try world.inspections.inspection(localID: draft.localID).formData["4"]
-                == "uploads/inspection_photos/p1.jpg")
-        #expect(try world.inspectionPhotos.ownerState(localID: draft.localID, in: world.queue.read { $0 }) == .synced)
-    }
-
-    @Test(
-        "a photo is refused for a non-image or missing field, a non-JPEG file and a submitted inspection"
-    )
-    func refusals() throws {
-        let world = try IssueTestWorld()
-        let draft = try world.draft()
-        let good = try world.jpeg("a.jpg")
-        func message(_ body: () throws -> Void) -> String? {
-            do {
-                try body()
-                return nil
-            } catch let error as InspectionsError { return error.message } catch { return "\(error)" }
-        }
-        #expect(
-            message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "2", file: good) }
-                == "Field \"Floors clean\" (id 2) is a rating field; photos go into image or signature fields.")
-        #expect(
-            message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "99", file: good) }
-                == "The form has no field 99; see 'form' for the field ids.")
-        let text = world.temp.path("x.jpg")
-        try Data("hello".utf8).write(to: text)
-        #expect(
-            message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "5", file: text) }?
-                .hasPrefix("The photo \(text.path) was refused: ") == true)
-        #expect(try world.inspections.inspection(localID: draft.localID).formData["5"] == nil)
-        // A signature is an image (SPEC.md §3).
-        try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "5", file: good)
-        _ = try world.inspections.submit(localID: draft.localID)
-        #expect(
-            message { try world.inspectionPhotos.attach(localID: draft.localID, fieldID: "4", file: good) }?
-                .contains("photos can only be added to a draft") == true)
+            try world.store.queuedEdits().map(\.outbox.deferredReason) == ["waits for its issue to reach the server"])
+        #expect(try world.store.queuedEditCount() == 1)
     }
 }

@@ -5,6 +5,7 @@ import JQCInspections
 import JQCJPEG
 import JQCKit
 import JQCNetwork
+import JQCNetworkTestSupport
 import JQCPhotos
 import JQCStorage
 import JQCSync
@@ -51,14 +52,12 @@ final class IssueTestWorld: @unchecked Sendable {  // because: used by one test 
         inspectionStore = InspectionStore(queue: queue)
         photos = try PhotoService(database: queue, directory: temp.path("photos"), api: api, clock: clock)
         inspectionPhotos = InspectionPhotos(store: inspectionStore, photos: photos, clock: clock)
-        photos.register(inspectionPhotos as any PhotoUploadListener, for: .inspection)
-        photos.register(inspectionPhotos as any PhotoOwnerStatusProvider, for: .inspection)
+        photos.registerOwnerKind(inspectionPhotos.photoOwnerRegistration)
         store = IssueStore(queue: queue)
         issues = IssueService(
             store: store, inspections: inspectionStore, reference: reference, photos: photos,
             api: api, clock: clock)
-        photos.register(IssuePhotoListener(store: store), for: .issue)
-        photos.register(IssuePhotoOwnerStatus(store: store), for: .issue)
+        photos.registerOwnerKind(store.photoOwnerRegistration)
         inspections = InspectionService(
             store: inspectionStore, reference: reference, clock: clock,
             deletionHooks: [inspectionPhotos, issues])
@@ -84,20 +83,24 @@ final class IssueTestWorld: @unchecked Sendable {  // because: used by one test 
         SyncPass(isExplicit: explicit, clock: clock, classify: SyncFailure.classify, jitter: { 1 })
     }
 
-    /// Photos, inspections, issues, edits and the assigned-issues pull, in their declared order.
+    /// Photos, inspections, issues, edits and the assigned-issues pull, in the order they declare.
     var stages: [any SyncStage] {
+        get throws { try StageOrder.sorted(registered) }
+    }
+
+    /// The same stages in registration order.
+    var registered: [any SyncStage] {
         [
             photos.uploadStage, InspectionPushStage(api: api, store: inspectionStore, photoGate: inspectionPhotos),
             IssuePushStage(service: issues), IssueEditsStage(service: issues), AssignedIssuesPullStage(service: issues),
         ]
-        .sorted { $0.order < $1.order }
     }
 
     /// Runs every stage once, in order.
     @discardableResult
     func runStages(explicit: Bool = true) async throws -> [String: StageReport] {
         var reports: [String: StageReport] = [:]
-        for stage in stages { reports[stage.name] = try await stage.run(pass(explicit: explicit)) }
+        for stage in try stages { reports[stage.name] = try await stage.run(pass(explicit: explicit)) }
         return reports
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import JQCKit
+import JQCNetworkTestSupport
 import JQCTestSupport
 import Testing
 

@@ -181,8 +181,21 @@ struct NotificationServiceTests {
             DashboardStage(service: feature.dashboard),
         ]
         #expect(stages.map(\.name) == ["notifications", "dashboard"])
-        #expect(stages.map(\.order) == [StageOrder.notifications, StageOrder.dashboard])
         #expect(stages.allSatisfy { $0.isBestEffort && $0.direction == .pull })
-        #expect(StageOrder.dashboard > StageOrder.notifications && StageOrder.notifications > StageOrder.scheduled)
+        // Registered before the other pulls and a later feature's pull, they still end the pass: the
+        // notifications after the schedules and follow-ups, the dashboard stats last of all (rule 49).
+        let pass = try StageOrder.sorted(
+            stages.reversed() + [
+                OtherPull(name: "scheduled"), OtherPull(name: "follow-ups"), OtherPull(name: "a later feature"),
+            ])
+        #expect(pass.map(\.name) == ["scheduled", "follow-ups", "notifications", "a later feature", "dashboard"])
     }
+}
+
+/// Another feature's pull stage, for the order test.
+private struct OtherPull: SyncStage {
+    let name: String
+    var direction: SyncDirection { .pull }
+    var isBestEffort: Bool { false }
+    func run(_ pass: SyncPass) async throws -> StageReport { StageReport() }
 }

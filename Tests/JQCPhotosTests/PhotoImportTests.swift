@@ -35,7 +35,7 @@ struct PhotoImportTests {
         #expect(stored.syncStatus == .pending)
         #expect(stored.entityType == "inspection")
         #expect(stored.owner == PhotoOwner(kind: .inspection, localID: "insp-1", fieldID: "7"))
-        #expect(try world.service.pendingCounts() == ["photos": 1])
+        #expect(try world.service.pendingCount() == 1)
         #expect(
             try world.database.read { db in
                 try world.service.hasUnsettledPhotos(ownerKind: .inspection, ownerLocalID: "insp-1", in: db)
@@ -55,7 +55,7 @@ struct PhotoImportTests {
         }
         #expect(world.folderContents() == [])
         #expect(try world.service.photos(for: .issue("issue-1")) == [])
-        #expect(try world.service.pendingCounts() == ["photos": 0])
+        #expect(try world.service.pendingCount() == 0)
     }
 
     @Test("when the owner's update in the same transaction throws, neither the row nor the file is kept")
@@ -75,13 +75,13 @@ struct PhotoImportTests {
         #expect(try world.service.photos(for: .issue("issue-1")) == [])
     }
 
-    @Test("an inspection photo needs a field id and an issue photo must not have one")
+    @Test("a field-answering kind needs a field id, a record kind must not have one, an unregistered kind is refused")
     func ownerShapeIsChecked() throws {
         let world = try PhotoTestWorld()
         let input = try world.makeJPEG()
         for owner in [
             PhotoOwner.inspection("insp-1"), PhotoOwner(kind: .issue, localID: "i", fieldID: "3"),
-            PhotoOwner.issue(""),
+            PhotoOwner.issue(""), PhotoOwner(kind: PhotoOwnerKind("sketch"), localID: "s"),
         ] {
             #expect {
                 try world.service.importPhoto(from: input, owner: owner, capturedAt: world.clock.now)

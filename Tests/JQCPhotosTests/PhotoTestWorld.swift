@@ -2,6 +2,7 @@ import Foundation
 import JQCJPEG
 import JQCKit
 import JQCNetwork
+import JQCNetworkTestSupport
 import JQCPhotos
 import JQCStorage
 import JQCSync
@@ -33,6 +34,14 @@ final class PhotoTestWorld: @unchecked Sendable {  // because: immutable after i
             refusals: InMemoryUpdateRefusalMemory(), identity: ClientIdentity(version: "0.0.1"),
             clock: clock)
         service = try PhotoService(database: database, directory: temp.path("photos"), api: api, clock: clock)
+        service.registerOwnerKind(PhotoOwnerRegistration(.inspection, fields: .required))
+        service.registerOwnerKind(PhotoOwnerRegistration(.issue, fields: .none))
+    }
+
+    /// Registers `kind` again with `status` as its owner status provider (the field rule kept).
+    func setOwnerStatus(_ status: any PhotoOwnerStatusProvider, for kind: PhotoOwnerKind) {
+        service.registerOwnerKind(
+            PhotoOwnerRegistration(kind, fields: kind == .inspection ? .required : .none, ownerStatus: status))
     }
 
     var photosFolder: URL { temp.path("photos") }
@@ -116,4 +125,19 @@ final class FixedOwnerStatus: PhotoOwnerStatusProvider {
     func ownerState(localID: String, in db: Database) throws -> PhotoOwnerState {
         states.withLock { $0[localID] ?? .unsynced }
     }
+}
+
+/// The owner kinds these tests use, declared here as their owning features (JQCInspections, JQCIssues)
+/// declare them: the photos feature itself names none.
+extension PhotoOwnerKind {
+    static let inspection = PhotoOwnerKind("inspection")
+    static let issue = PhotoOwnerKind("issue")
+}
+
+extension PhotoOwner {
+    static func inspection(_ localID: String, field fieldID: String? = nil) -> PhotoOwner {
+        PhotoOwner(kind: .inspection, localID: localID, fieldID: fieldID)
+    }
+
+    static func issue(_ localID: String) -> PhotoOwner { PhotoOwner(kind: .issue, localID: localID) }
 }

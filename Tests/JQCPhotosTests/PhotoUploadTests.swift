@@ -52,7 +52,7 @@ struct PhotoUploadTests {
         #expect(stored.state == .settled)
         #expect(stored.syncStatus == .synced)
         #expect(stored.serverPath == "uploads/inspection_photos/ab12.jpg")
-        #expect(try world.service.pendingCounts() == ["photos": 0])
+        #expect(try world.service.pendingCount() == 0)
         #expect(progress.withLock { $0 }.last?.photoID == photo.id)
         #expect(progress.withLock { $0 }.last.map { $0.bytesSent == $0.bytesTotal && $0.bytesTotal > 0 } == true)
         #expect(
@@ -78,7 +78,7 @@ struct PhotoUploadTests {
         #expect(stored.serverPath == "uploads/issue_photos/cd34.jpg")
         #expect(stored.attempts == 1)
         #expect(stored.error == "the inspection could not be updated")
-        #expect(try world.service.pendingCounts() == ["photos": 0])
+        #expect(try world.service.pendingCount() == 0)
         #expect(
             try world.database.read { db in
                 try world.service.hasUnsettledPhotos(ownerKind: .issue, ownerLocalID: "issue-9", in: db)
@@ -110,7 +110,7 @@ struct PhotoUploadTests {
                     kind: "photo", localID: photo.id.uuidString,
                     reason: "The uploaded file is not an image; send a JPEG photo.")
             ])
-        #expect(try world.service.pendingCounts() == ["photos": 0])
+        #expect(try world.service.pendingCount() == 0)
         #expect(FileManager.default.fileExists(atPath: photo.localFile.path))
 
         // The inspector's retry puts it back with no counted tries; the next pass uploads it.
@@ -136,7 +136,7 @@ struct PhotoUploadTests {
             #expect(stored.lastAttemptAt == world.clock.now)
             #expect(stored.error == "The server had a problem (HTTP 500): Internal failure.")
         }
-        #expect(try world.service.pendingCounts() == ["photos": 1])
+        #expect(try world.service.pendingCount() == 1)
         #expect(try await world.service.uploadPending(world.pass()) == StageReport(name: "photos", failed: 1))
         let stored = try #require(try world.service.photo(id: photo.id))
         #expect(stored.syncStatus == .failed)
@@ -174,7 +174,7 @@ struct PhotoUploadTests {
         #expect(world.transport.requests(path: uploadPath).count == 1)
         #expect(try world.service.photo(id: first.id) == first)
         #expect(try world.service.photo(id: second.id) == second)
-        #expect(try world.service.pendingCounts() == ["photos": 2])
+        #expect(try world.service.pendingCount() == 2)
     }
 
     @Test("a photo whose file vanished is failed with a sentence, never sent")
@@ -189,16 +189,25 @@ struct PhotoUploadTests {
         #expect(world.transport.requests.isEmpty)
     }
 
-    @Test("the stage is the push stage 'photos' at StageOrder.photos, before inspections, not best-effort")
+    @Test("the stage is the push stage 'photos', not best-effort; an owner's stage declared after it runs after it")
     func stageShape() throws {
         let world = try PhotoTestWorld()
         let stage = world.service.uploadStage
         #expect(stage.name == "photos")
-        #expect(stage.order == StageOrder.photos)
-        #expect(stage.order < StageOrder.inspections)
         #expect(stage.direction == .push)
         #expect(stage.isBestEffort == false)
+        let owner = OwnerPushStage()
+        #expect(try StageOrder.sorted([owner, stage]).map(\.name) == ["photos", "owner records"])
     }
+}
+
+/// A later feature's push stage, registered first, declaring it runs after the photos (rule 12).
+private struct OwnerPushStage: SyncStage {
+    let name = "owner records"
+    let direction = SyncDirection.push
+    let constraints: [StageConstraint] = [.after("photos")]
+    let isBestEffort = false
+    func run(_ pass: SyncPass) async throws -> StageReport { StageReport() }
 }
 
 @Suite("Photo owners: deleted drafts and synced records")
@@ -207,7 +216,7 @@ struct PhotoOwnerTests {
     func missingOwnerRemoved() async throws {
         let world = try PhotoTestWorld([PhotoTestWorld.uploaded("uploads/inspection_photos/kept.jpg")])
         let status = FixedOwnerStatus()
-        world.service.register(status, for: .inspection)
+        world.setOwnerStatus(status, for: .inspection)
         let gone = try world.importPhoto(.inspection("deleted-draft", field: "1"), name: "a.jpg")
         let kept = try world.importPhoto(.inspection("live-draft", field: "1"), name: "b.jpg")
         status.set("deleted-draft", .missing)
@@ -246,7 +255,7 @@ struct PhotoOwnerTests {
             .error(500, "Down."),
         ])
         let status = FixedOwnerStatus()
-        world.service.register(status, for: .issue)
+        world.setOwnerStatus(status, for: .issue)
         let settled = try world.importPhoto(.issue("issue-1"), name: "a.jpg")
         let unsettled = try world.importPhoto(.issue("issue-1"), name: "b.jpg")
         _ = try await world.service.uploadPending(world.pass())

@@ -54,7 +54,9 @@ struct MultiProcessSessionTests {
         for id in localIDs { #expect(landed.filter { $0["local_id"] == .string(id) }.count == 1, "\(id)") }
         let final = try shell.run("whoami; status")
         #expect(final.jsonLines.first?["data"]?["signed_in"] == true)
-        #expect(final.jsonLines.last?["data"]?["pending"] == ["photos": 0, "inspections": 0, "issues": 0])
+        let pending = final.jsonLines.last?["data"]?["pending"]?.objectValue ?? [:]
+        #expect(Set(["photos", "inspections", "issues"]).isSubset(of: pending.keys))
+        #expect(pending.values.allSatisfy { $0 == 0 }, "\(pending)")
         print(
             "chaos: \(MultiProcessSessionTests.rounds) rounds of \(processes) processes after expire-tokens: "
                 + "\(server.count("POST /api/v1/auth/refresh")) refreshes, \(posts.count) inspection POSTs for "

@@ -9,17 +9,18 @@ import Testing
 final class RecordingStage: SyncStage {
     let name: String
     let direction: SyncDirection
-    let order: Int
+    let constraints: [StageConstraint]
     let isBestEffort: Bool
     let log: Mutex<[String]>
     let behaviour: @Sendable (SyncPass) async throws -> StageReport
 
     init(
-        _ name: String, order: Int, bestEffort: Bool = false, direction: SyncDirection = .push, log: SharedLog,
+        _ name: String, after: [String] = [], bestEffort: Bool = false, direction: SyncDirection = .push,
+        log: SharedLog,
         behaviour: @escaping @Sendable (SyncPass) async throws -> StageReport = { _ in StageReport(pushed: 1) }
     ) {
         self.name = name
-        self.order = order
+        self.constraints = after.map(StageConstraint.after)
         self.isBestEffort = bestEffort
         self.direction = direction
         self.log = Mutex([])
@@ -51,21 +52,21 @@ struct TestFailure: Error { let failure: SyncFailure }
 private func engine(
     _ stages: [any SyncStage], online: Bool = true, signedIn: Bool = true, updateRequired: Bool = false,
     clock: ManualClock = ManualClock()
-) -> SyncEngine {
+) throws -> SyncEngine {
     SyncEngine(
-        stages: stages,
+        stages: try StageOrder.sorted(stages),
         guards: SyncGuards(isOnline: { online }, isSignedIn: { signedIn }, isUpdateRequired: { updateRequired }),
         clock: clock, classify: classify, jitter: { 1 })
 }
 
 @Suite("SyncEngine")
 struct SyncEngineTests {
-    @Test("stages run in their declared order, whatever the registration order")
+    @Test("stages run in the order their constraints declare, whatever the registration order")
     func order() async throws {
         let log = SharedLog()
-        let sync = engine([
-            RecordingStage("issues", order: 3, log: log), RecordingStage("photos", order: 1, log: log),
-            RecordingStage("inspections", order: 2, log: log),
+        let sync = try engine([
+            RecordingStage("issues", after: ["inspections"], log: log), RecordingStage("photos", log: log),
+            RecordingStage("inspections", after: ["photos"], log: log),
         ])
         let report = try await sync.sync(explicit: true)
         #expect(log.all == ["photos!", "inspections!", "issues!"])
@@ -77,9 +78,9 @@ struct SyncEngineTests {
     @Test("a best-effort stage's failure is reported and never blocks the pipeline")
     func bestEffort() async throws {
         let log = SharedLog()
-        let sync = engine([
-            RecordingStage("dashboard", order: 1, bestEffort: true, log: log) { _ in throw Boom() },
-            RecordingStage("notifications", order: 2, log: log),
+        let sync = try engine([
+            RecordingStage("dashboard", bestEffort: true, log: log) { _ in throw Boom() },
+            RecordingStage("notifications", log: log),
         ])
         let report = try await sync.sync(explicit: false)
         #expect(log.all == ["dashboard", "notifications"])
@@ -91,9 +92,9 @@ struct SyncEngineTests {
     @Test("a failing stage that is not best-effort stops the pass; the pass is reported, not thrown")
     func requiredStageStops() async throws {
         let log = SharedLog()
-        let sync = engine([
-            RecordingStage("reference", order: 1, direction: .pull, log: log) { _ in throw Boom() },
-            RecordingStage("scheduled", order: 2, log: log),
+        let sync = try engine([
+            RecordingStage("reference", direction: .pull, log: log) { _ in throw Boom() },
+            RecordingStage("scheduled", direction: .pull, log: log),
         ])
         let report = try await sync.sync(explicit: true)
         #expect(log.all == ["reference!"])
@@ -104,7 +105,7 @@ struct SyncEngineTests {
     @Test("offline, signed out and update required stop the pass before any stage runs, with sentences")
     func guards() async throws {
         let log = SharedLog()
-        let stage = RecordingStage("photos", order: 1, log: log)
+        let stage = RecordingStage("photos", log: log)
         await #expect(
             throws: SyncStopError(
                 .offline, "You are offline; everything stays queued and will sync when you are back online.")
@@ -123,9 +124,9 @@ struct SyncEngineTests {
     @Test("a 426 in a stage stops the pass and the stages after it do not run")
     func updateRequiredMidPass() async throws {
         let log = SharedLog()
-        let sync = engine([
-            RecordingStage("photos", order: 1, log: log) { _ in throw TestFailure(failure: .updateRequired) },
-            RecordingStage("inspections", order: 2, log: log),
+        let sync = try engine([
+            RecordingStage("photos", log: log) { _ in throw TestFailure(failure: .updateRequired) },
+            RecordingStage("inspections", log: log),
         ])
         await #expect { try await sync.sync(explicit: true) } throws: { error in
             (error as? SyncStopError)?.reason == .updateRequired
@@ -138,11 +139,11 @@ struct SyncEngineTests {
     func lastErrorCleared() async throws {
         let log = SharedLog()
         let fail = Mutex(true)
-        let stage = RecordingStage("dashboard", order: 1, bestEffort: true, log: log) { _ in
+        let stage = RecordingStage("dashboard", bestEffort: true, log: log) { _ in
             if fail.withLock({ $0 }) { throw Boom() }
             return StageReport(pulled: 1)
         }
-        let sync = engine([stage])
+        let sync = try engine([stage])
         try await sync.sync(explicit: false)
         #expect(await sync.current.lastError == "dashboard: boom")
         fail.withLock { $0 = false }
@@ -155,7 +156,7 @@ struct SyncEngineTests {
         let log = SharedLog()
         let gate = AsyncGate()
         let first = Mutex(true)
-        let stage = RecordingStage("photos", order: 1, log: log) { _ in
+        let stage = RecordingStage("photos", log: log) { _ in
             if first.withLock({
                 let was = $0; $0 = false; return was
             }) {
@@ -163,7 +164,7 @@ struct SyncEngineTests {
             }
             return StageReport(pushed: 1)
         }
-        let sync = engine([stage])
+        let sync = try engine([stage])
         let running = Task { try await sync.sync(explicit: false) }
         while log.all.isEmpty { await Task.yield() }
         let triggers = (0..<5).map { _ in Task { try await sync.sync(explicit: false) } }
@@ -177,7 +178,7 @@ struct SyncEngineTests {
     @Test("snapshots are published as stages run")
     func snapshots() async throws {
         let log = SharedLog()
-        let sync = engine([RecordingStage("photos", order: 1, log: log)])
+        let sync = try engine([RecordingStage("photos", log: log)])
         let stream = await sync.snapshots()
         try await sync.sync(explicit: true)
         var seen: [String?] = []
@@ -322,7 +323,7 @@ struct ConnectivityTests {
     func periodicPass() async throws {
         let clock = ManualClock()
         let log = SharedLog()
-        let sync = engine([RecordingStage("photos", order: 1, log: log)], clock: clock)
+        let sync = try engine([RecordingStage("photos", log: log)], clock: clock)
         let monitor = ConnectivityMonitor(probe: { throw Boom() }, overrideStore: InMemoryOverrideStore(), clock: clock)
         let scheduler = SyncScheduler(engine: sync, connectivity: monitor, clock: clock, interval: 300)
         await scheduler.start()

@@ -23,9 +23,9 @@ private struct LockedWorld {
     let log = SharedLog()
     let sync: SyncEngine
 
-    init(stage: String, order: Int, online: Bool = true) {
+    init(stage: String, online: Bool = true) {
         lock = FileLock(url: directory.path("sync.lock"))
-        sync = lockedEngine([RecordingStage(stage, order: order, log: log)], lock: lock, online: online)
+        sync = lockedEngine([RecordingStage(stage, log: log)], lock: lock, online: online)
     }
 }
 
@@ -39,7 +39,7 @@ private func lockedEngine(_ stages: [any SyncStage], lock: FileLock, online: Boo
 struct SyncPassLockTests {
     @Test("an automatic pass is skipped, running no stage, while another process holds the pass lock")
     func automaticSkips() async throws {
-        let world = LockedWorld(stage: "photos", order: 1)
+        let world = LockedWorld(stage: "photos")
         let (lock, log, sync) = (world.lock, world.log, world.sync)
         let other = try #require(try FileLock(url: lock.url).tryAcquire())  // another process's pass
         // A deadline, not a timing: an engine that waited instead of skipping gets the lock after it and fails.
@@ -60,7 +60,7 @@ struct SyncPassLockTests {
 
     @Test("an explicit pass says it waits for the other process's pass, and runs once that pass ends")
     func explicitWaits() async throws {
-        let world = LockedWorld(stage: "inspections", order: 2)
+        let world = LockedWorld(stage: "inspections")
         let (lock, log, sync) = (world.lock, world.log, world.sync)
         let other = try #require(try FileLock(url: lock.url).tryAcquire())
         let snapshots = await sync.snapshots()
@@ -76,7 +76,7 @@ struct SyncPassLockTests {
 
     @Test("a pass its guards stop takes no lock and does not wait: offline is said at once")
     func guardsFirst() async throws {
-        let world = LockedWorld(stage: "photos", order: 1, online: false)
+        let world = LockedWorld(stage: "photos", online: false)
         let (lock, log, sync) = (world.lock, world.log, world.sync)
         let other = try #require(try FileLock(url: lock.url).tryAcquire())
         defer { other.release() }
@@ -92,7 +92,7 @@ struct SyncPassLockTests {
     func unusableLock() async throws {
         let log = SharedLog()
         let sync = lockedEngine(
-            [RecordingStage("photos", order: 1, log: log)],
+            [RecordingStage("photos", log: log)],
             lock: FileLock(url: URL(fileURLWithPath: "/nonexistent-jqc/sync.lock")))
         await #expect {
             try await sync.sync(explicit: true)

@@ -7,9 +7,11 @@ enum AllCommands {
             + BackgroundCommands.commands
             + FacilitiesCommands.commands
             + InspectionCommands.commands
+            + PhotoCommands.commands
             + IssueCommands.commands
             + NotificationCommands.commands
             + ScheduleCommands.commands
+            + FollowUpCommands.commands
             + OfflineToolCommands.commands
     )
 }

@@ -4,11 +4,10 @@ import JQCInspections
 import JQCKit
 import JQCScheduling
 
-/// `scheduled`, `follow-ups`, `schedule-follow-up PARENT_SERVER_ID YYYY-MM-DD ["NOTES"]`, and the
-/// `start --schedule ID` / `start --follow-up PARENT_ID` forms (SHELL.md; seed 001 §11, §15, rules 68–71,
-/// 78–80).
+/// `scheduled`, and the `start --schedule ID` / `start --follow-up PARENT_ID` forms (SHELL.md; seed 001
+/// §11, §15, rules 68–71, 78–80); `follow-ups` and `schedule-follow-up` are in FollowUpCommands.
 enum ScheduleCommands {
-    static let commands: [Command] = [scheduled, followUps, scheduleFollowUp]
+    static let commands: [Command] = [scheduled]
 
     static func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
 
@@ -18,14 +17,6 @@ enum ScheduleCommands {
             "template_id": .int(Int64(schedule.templateID)), "due_date": .string(schedule.dueDate.text),
             "is_overdue": .bool(schedule.isOverdue(today: today)), "frequency": .string(schedule.frequency),
             "instructions": schedule.instructions.map(JSONValue.string) ?? .null,
-        ])
-    }
-
-    static func json(_ request: FollowUpRequest) -> JSONValue {
-        .object([
-            "id": .int(Int64(request.serverID)), "facility_id": .int(Int64(request.facilityID)),
-            "template_id": .int(Int64(request.templateID)), "note": request.note.map(JSONValue.string) ?? .null,
-            "inspection_date": request.inspectionDate.map(JSONValue.string) ?? .null,
         ])
     }
 
@@ -120,56 +111,5 @@ enum ScheduleCommands {
                 "scheduled": .array(list.map { json($0, today: today) }),
                 "today": today.map { .string($0.text) } ?? .null,
             ]) { $1 })
-    }
-
-    static let followUps = Command(
-        "follow-ups", summary: "Inspections whose follow-up was requested and not yet done.",
-        help: "Reads the local cache (no request); 'sync' refreshes it. Start one with 'start --follow-up ID':\n"
-            + "it opens prefilled from the parent's answers, even when the parent is not on this device.\n"
-            + "Example: follow-ups"
-    ) { context, words in
-        _ = try ParsedArguments(words, usage: "follow-ups")
-        let service = try await context.engine().app.followUps
-        let loaded = try FacilitiesCommands.read { try service.load() }
-        let list = loaded.value
-        let lines = list.map { item in
-            "\(item.serverID)  \(item.inspectionDate ?? "—")  "
-                + "\(item.templateName ?? "template \(item.templateID)") — "
-                + "\(item.facilityName ?? "facility \(item.facilityID)")" + (item.note.map { "  — \($0)" } ?? "")
-        }
-        let (data, note) = FacilitiesCommands.phase(loaded, noun: "follow-up requests")
-        return CommandOutput(
-            FacilitiesCommands.render(lines, note: note),
-            data: data.merging(["follow_ups": .array(list.map(json))]) { $1 })
-    }
-
-    static let scheduleFollowUp = Command(
-        "schedule-follow-up", usage: "PARENT_SERVER_ID YYYY-MM-DD [\"NOTES\"]",
-        summary: "Plan a follow-up of a synced inspection on the server (online only).",
-        help: "Creates the plan on the server (nothing is queued: rule 80); scheduling again re-dates it.\n"
-            + "The schedules are pulled afterwards so it shows in 'scheduled'.\n"
-            + "Example: schedule-follow-up 501 2026-07-20 \"Re-check the floors\""
-    ) { context, words in
-        let usage = "schedule-follow-up PARENT_SERVER_ID YYYY-MM-DD [\"NOTES\"]"
-        let arguments = try ParsedArguments(words, usage: usage)
-        let values = arguments.positionals
-        guard (2...3).contains(values.count) else {
-            throw ShellError.usage("Give the parent's server id and a day. Usage: \(usage)")
-        }
-        guard let parent = Int(values[0]) else {
-            throw ShellError.usage("The parent must be a server id (digits), not '\(values[0])'. Usage: \(usage)")
-        }
-        guard let day = CalendarDay(values[1]) else {
-            throw ShellError.usage("The due date must be a day as YYYY-MM-DD, not '\(values[1])'. Usage: \(usage)")
-        }
-        let notes = values.count == 3 ? values[2] : nil
-        let scheduling = try await context.engine().app.scheduling
-        let schedule: ScheduledInspection
-        do {
-            schedule = try await scheduling.scheduleFollowUp(parentServerID: parent, dueDate: day, notes: notes)
-        } catch { throw ShellError.failed("\(error)") }
-        return CommandOutput(
-            "Follow-up of \(parent) scheduled for \(schedule.dueDate.text) (schedule \(schedule.serverID)).",
-            data: ["schedule": json(schedule, today: scheduling.today)])
     }
 }

@@ -31,8 +31,9 @@ enum SyncCommands {
         let forced = await app.connectivity.isForcedOffline
         let isOnline = forced ? false : await app.connectivity.probeNow()
         let user = await app.api.currentUser
-        let outbox: (pending: [String: Int], failed: [FailedOutboxItem])
-        do { outbox = try app.outboxStatus() } catch { throw ShellError.failed("\(error)") }
+        let kinds: [OutboxKindStatus]
+        do { kinds = try app.outboxKindStatuses() } catch { throw ShellError.failed("\(error)") }
+        let failed = kinds.flatMap(\.failed)
         let saved = SyncStateFile(directory: context.dataDirectory).load()
         let snapshot = await app.sync.current
         let lastSync = snapshot.lastSyncAt ?? saved.lastSyncAt
@@ -41,13 +42,12 @@ enum SyncCommands {
         var lines = [
             "online: \(isOnline ? "yes" : forced ? "no (airplane mode)" : "no (server unreachable)")",
             "signed in: " + (user.map { "\($0.displayName) (\($0.username))" } ?? "no"),
-            "pending: \(outbox.pending["photos"] ?? 0) photos, \(outbox.pending["inspections"] ?? 0) inspections, "
-                + "\(outbox.pending["issues"] ?? 0) issues",
+            "pending: " + OutboxSummary.line(kinds),
             "last sync: " + (lastSync.map(DateFormats.instantString) ?? "never"),
         ]
         if let lastError { lines.append("last error: \(lastError)") }
         if updateRequired { lines.append("update required: this build is refused by the server; update jqc.") }
-        for item in outbox.failed { lines.append("failed \(item.kind) \(item.localID): \(item.reason)") }
+        for item in failed { lines.append("failed \(item.kind) \(item.localID): \(item.reason)") }
         let background = BackgroundSummary(context: context)  // issue 15
         lines += background.lines
         return CommandOutput(
@@ -55,9 +55,9 @@ enum SyncCommands {
             data: [
                 "online": .bool(isOnline), "forced_offline": .bool(forced), "signed_in": .bool(user != nil),
                 "username": user.map { .string($0.username) } ?? .null,
-                "pending": .object(outbox.pending.mapValues { .int(Int64($0)) }),
+                "pending": OutboxSummary.pending(kinds), "outbox": OutboxSummary.kinds(kinds),
                 "failed": .array(
-                    outbox.failed.map {
+                    failed.map {
                         .object([
                             "kind": .string($0.kind), "local_id": .string($0.localID),
                             "reason": .string($0.reason),
@@ -145,9 +145,42 @@ enum SyncCommands {
         }
         if lines.isEmpty { lines = ["  (no stages registered yet)"] }
         if let stop = report.stoppedBy { lines.append(context.output.yellow("stopped: \(stop.message)")) }
+        let kinds: [OutboxKindStatus]
+        do { kinds = try app.outboxKindStatuses() } catch { throw ShellError.failed("\(error)") }
+        lines.append("pending: " + OutboxSummary.line(kinds))
         return CommandOutput(
             "Sync finished.\n" + lines.joined(separator: "\n"),
-            data: ["stages": .array(stages), "stopped": report.stoppedBy.map { .string($0.message) } ?? .null])
+            data: [
+                "stages": .array(stages), "stopped": report.stoppedBy.map { .string($0.message) } ?? .null,
+                "pending": OutboxSummary.pending(kinds), "outbox": OutboxSummary.kinds(kinds),
+            ])
+    }
+}
+
+/// Every registered outbox kind's counts as `status` and `sync` show them; the kinds come from the
+/// installed features (AppComposition.outboxKinds), none is named here.
+enum OutboxSummary {
+    /// `1 photos, 0 inspections (1 failed), 0 issues, …` in registration order.
+    static func line(_ kinds: [OutboxKindStatus]) -> String {
+        kinds.map { "\($0.pending) \($0.label)" + ($0.failed.isEmpty ? "" : " (\($0.failed.count) failed)") }
+            .joined(separator: ", ")
+    }
+
+    /// JSON `pending`: kind name → pending count (SHELL.md: `photos`, `inspections`, `issues`, and every other
+    /// registered kind).
+    static func pending(_ kinds: [OutboxKindStatus]) -> JSONValue {
+        .object(Dictionary(kinds.map { ($0.name, JSONValue.int(Int64($0.pending))) }, uniquingKeysWith: { $1 }))
+    }
+
+    /// JSON `outbox`: `[{kind, label, pending, failed}]` in registration order (`failed` is a count).
+    static func kinds(_ kinds: [OutboxKindStatus]) -> JSONValue {
+        .array(
+            kinds.map {
+                [
+                    "kind": .string($0.name), "label": .string($0.label), "pending": .int(Int64($0.pending)),
+                    "failed": .int(Int64($0.failed.count)),
+                ]
+            })
     }
 }
 

@@ -1,9 +1,11 @@
 import Foundation
 import JQCKit
+import JQCNetwork
 import Synchronization
 
 /// A transport for unit tests: answers from a queue of canned replies or failures and records every
-/// request it got (seed 004's `ScriptedTransport`). Used by the tests of every module.
+/// request it got (seed 004's `ScriptedTransport`). Test support, never shipped: the tests of every module
+/// that sends requests declare `JQCNetworkTestSupport`.
 ///
 /// When the queue is empty it answers with ``whenEmpty`` (by default a failure saying so), so a test
 /// that sends more than it scripted fails loudly instead of hanging.

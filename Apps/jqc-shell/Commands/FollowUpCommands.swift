@@ -1,0 +1,70 @@
+import Foundation
+import JQCFollowUps
+import JQCKit
+import JQCScheduling
+
+/// `follow-ups` and `schedule-follow-up PARENT_SERVER_ID YYYY-MM-DD ["NOTES"]` (SHELL.md; seed 001 §15,
+/// rules 78–80): the follow-ups' command file (`start --follow-up PARENT_ID` is one of `start`'s linked
+/// forms, with `start --schedule`, in ScheduleCommands).
+enum FollowUpCommands {
+    static let commands: [Command] = [followUps, scheduleFollowUp]
+
+    static func json(_ request: FollowUpRequest) -> JSONValue {
+        .object([
+            "id": .int(Int64(request.serverID)), "facility_id": .int(Int64(request.facilityID)),
+            "template_id": .int(Int64(request.templateID)), "note": request.note.map(JSONValue.string) ?? .null,
+            "inspection_date": request.inspectionDate.map(JSONValue.string) ?? .null,
+        ])
+    }
+
+    static let followUps = Command(
+        "follow-ups", summary: "Inspections whose follow-up was requested and not yet done.",
+        help: "Reads the local cache (no request); 'sync' refreshes it. Start one with 'start --follow-up ID':\n"
+            + "it opens prefilled from the parent's answers, even when the parent is not on this device.\n"
+            + "Example: follow-ups"
+    ) { context, words in
+        _ = try ParsedArguments(words, usage: "follow-ups")
+        let service = try await context.engine().app.followUps
+        let loaded = try FacilitiesCommands.read { try service.load() }
+        let list = loaded.value
+        let lines = list.map { item in
+            "\(item.serverID)  \(item.inspectionDate ?? "—")  "
+                + "\(item.templateName ?? "template \(item.templateID)") — "
+                + "\(item.facilityName ?? "facility \(item.facilityID)")" + (item.note.map { "  — \($0)" } ?? "")
+        }
+        let (data, note) = FacilitiesCommands.phase(loaded, noun: "follow-up requests")
+        return CommandOutput(
+            FacilitiesCommands.render(lines, note: note),
+            data: data.merging(["follow_ups": .array(list.map(json))]) { $1 })
+    }
+
+    static let scheduleFollowUp = Command(
+        "schedule-follow-up", usage: "PARENT_SERVER_ID YYYY-MM-DD [\"NOTES\"]",
+        summary: "Plan a follow-up of a synced inspection on the server (online only).",
+        help: "Creates the plan on the server (nothing is queued: rule 80); scheduling again re-dates it.\n"
+            + "The schedules are pulled afterwards so it shows in 'scheduled'.\n"
+            + "Example: schedule-follow-up 501 2026-07-20 \"Re-check the floors\""
+    ) { context, words in
+        let usage = "schedule-follow-up PARENT_SERVER_ID YYYY-MM-DD [\"NOTES\"]"
+        let arguments = try ParsedArguments(words, usage: usage)
+        let values = arguments.positionals
+        guard (2...3).contains(values.count) else {
+            throw ShellError.usage("Give the parent's server id and a day. Usage: \(usage)")
+        }
+        guard let parent = Int(values[0]) else {
+            throw ShellError.usage("The parent must be a server id (digits), not '\(values[0])'. Usage: \(usage)")
+        }
+        guard let day = CalendarDay(values[1]) else {
+            throw ShellError.usage("The due date must be a day as YYYY-MM-DD, not '\(values[1])'. Usage: \(usage)")
+        }
+        let notes = values.count == 3 ? values[2] : nil
+        let scheduling = try await context.engine().app.scheduling
+        let schedule: ScheduledInspection
+        do {
+            schedule = try await scheduling.scheduleFollowUp(parentServerID: parent, dueDate: day, notes: notes)
+        } catch { throw ShellError.failed("\(error)") }
+        return CommandOutput(
+            "Follow-up of \(parent) scheduled for \(schedule.dueDate.text) (schedule \(schedule.serverID)).",
+            data: ["schedule": ScheduleCommands.json(schedule, today: scheduling.today)])
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import JQCInspections
+import JQCKit
+import JQCNetwork
+import JQCPhotos
+import JQCStorage
+import JQCSync
+
+/// The issues' outbox as JQCSync's push driver sees it (``IssuePushStage``): pending, fully assembled issues,
+/// oldest first; ready once their inspection is on the server (rule 11) and their photos are settled; sent
+/// as the POST (with the first photo) and the PATCH of the others; synced with the local photo paths
+/// cleared (rule 43) and the files released.
+struct IssueOutboxFeed: OutboxFeed {
+    let service: IssueService
+
+    var database: DatabaseQueue { service.store.queue }
+    var table: OutboxTable { IssueStore.outbox }
+
+    /// Removes issues a crash left half-built.
+    func prepare(_ pass: SyncPass) throws { try service.removeAbandoned(now: pass.clock.now) }
+
+    func pendingItems() throws -> [Issue] { try service.store.pendingSubmissions() }
+
+    /// Rule 11: an issue flagged in an inspection that failed fails with a sentence naming it; one whose
+    /// inspection is not on the server yet (a draft or pending) waits; then its photos must be settled.
+    func readiness(of issue: Issue) throws -> OutboxReadiness {
+        if let parent = try parent(of: issue) {
+            if parent.syncStatus == .failed {
+                return .failed(
+                    "Its inspection \(parent.localID) failed to sync" + (parent.syncError.map { " (\($0))" } ?? "")
+                        + "; retry the inspection, then the issue, or discard the issue.")
+            }
+            guard parent.syncStatus == .synced, parent.serverID != nil else {
+                return .waiting(
+                    parent.status == .draft
+                        ? "waits for its inspection \(parent.localID) to be submitted"
+                        : "waits for its inspection \(parent.localID) to sync")
+            }
+        }
+        let waiting = try service.store.queue.read { db in
+            try service.photos.hasUnsettledPhotos(ownerKind: .issue, ownerLocalID: issue.localID, in: db)
+        }
+        return waiting ? .waiting("waits for its photos to upload") : .ready
+    }
+
+    /// POSTs the issue (once: the server id is stored at once), then PATCHes the photos after the first
+    /// (`result_photos`, replacing, so a retry cannot duplicate).
+    func send(_ issue: Issue, pass: SyncPass) async throws -> Int {
+        // Re-read: the photos stage appended the server paths after the list was read.
+        let current = try service.issue(id: issue.localID)
+        let inspectionServerID = try parent(of: current)?.serverID ?? current.inspectionServerID
+        var serverID = current.serverID
+        if serverID == nil {
+            let reply = try await service.api.sendJSON(
+                .post, path: "/api/v1/issues",
+                body: IssuePushStage.payload(for: current, inspectionServerID: inspectionServerID), idempotent: true)
+            guard let id = reply["id"]?.intValue else {
+                throw APIError.undecodable("the created issue has no id")
+            }
+            serverID = Int(id)
+            try service.store.markCreated(
+                localID: current.localID, serverID: Int(id), inspectionServerID: inspectionServerID, at: pass.clock.now)
+        }
+        let extras = Array(current.photoServerPaths.dropFirst())
+        if let serverID, !extras.isEmpty {
+            _ = try await service.api.sendJSON(
+                .patch, path: "/api/v1/issues/\(serverID)/photos",
+                body: ["result_photos": .array(extras.map(JSONValue.string))])
+        }
+        return serverID ?? 0
+    }
+
+    func recordSent(_ issue: Issue, answer: Int, pass: SyncPass, in db: Database) throws {
+        try service.store.recordSynced(db, localID: issue.localID)
+    }
+
+    func sentCommitted(_ issue: Issue, answer: Int) throws {
+        try service.photos.releaseFiles(for: .issue(issue.localID))
+    }
+
+    /// The local inspection the issue was flagged in, or `nil` (standalone, server-pulled, or gone).
+    private func parent(of issue: Issue) throws -> Inspection? {
+        guard !issue.inspectionLocalID.isEmpty else { return nil }
+        return try service.inspections.inspection(localID: issue.inspectionLocalID)
+    }
+}
+
+/// The queued status and handler edits as JQCSync's push driver sees them (``IssueEditsStage``): ready once
+/// their issue has a server id; sent as `PATCH /api/v1/issues/<id>/<kind>`; on success the reply is mirrored
+/// (never over an edit still queued); a refusal leaves its sentence on the issue (the next pull restores
+/// the server's value).
+struct IssueEditsFeed: OutboxFeed {
+    let service: IssueService
+
+    var database: DatabaseQueue { service.store.queue }
+    var table: OutboxTable { IssueStore.editsOutbox }
+
+    func pendingItems() throws -> [QueuedIssueEdit] { try service.store.queuedEdits() }
+
+    func readiness(of edit: QueuedIssueEdit) throws -> OutboxReadiness {
+        try serverID(of: edit) == nil ? .waiting("waits for its issue to reach the server") : .ready
+    }
+
+    func send(_ edit: QueuedIssueEdit, pass: SyncPass) async throws -> JSONValue {
+        guard let serverID = try serverID(of: edit) else {
+            throw IssuesError(.invalidState, "The issue \(edit.issueLocalID) lost its server id while syncing.")
+        }
+        return try await service.api.sendJSON(
+            .patch, path: "/api/v1/issues/\(serverID)/\(edit.kind.rawValue)", body: edit.body)
+    }
+
+    /// Mirrors the server's reply, keeping the local value of any edit still queued (this one is already
+    /// off the queue).
+    func recordSent(_ edit: QueuedIssueEdit, answer: JSONValue, pass: SyncPass, in db: Database) throws {
+        let store = service.store
+        guard let decoded = try? APIClient.decode(APIIssue.self, from: answer),
+            let issue = try store.issue(db, localID: edit.issueLocalID)
+        else { return }
+        let remaining = Set(try store.queuedEdits(db, localID: issue.localID).map(\.kind))
+        try store.applyServerFields(
+            db, localID: issue.localID, decoded, keepStatus: remaining.contains(.status),
+            keepHandler: remaining.contains(.handler), keepPhotos: issue.syncStatus != .synced, at: pass.clock.now)
+    }
+
+    func recordRefused(_ edit: QueuedIssueEdit, reason: String, in db: Database) throws {
+        try service.store.setError(
+            db, localID: edit.issueLocalID, "The \(edit.kind.rawValue) change was refused by the server: \(reason)")
+    }
+
+    private func serverID(of edit: QueuedIssueEdit) throws -> Int? {
+        try service.store.queue.read { db in try service.store.issue(db, localID: edit.issueLocalID)?.serverID }
+    }
+}

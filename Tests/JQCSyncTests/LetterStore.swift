@@ -1,0 +1,120 @@
+import Foundation
+import JQCKit
+import JQCStorage
+import JQCTestSupport
+import Synchronization
+
+@testable import JQCSync
+
+/// A stand-in feature's outbox for the driver's tests: `letters` (a record outbox) whose rows say whether
+/// they wait (`blocked`) or can never be sent (`doomed`), and whose send is scripted per letter.
+struct Letter: OutboxItem, Equatable {
+    var id: String
+    var serverID: Int?
+    var outbox: OutboxState
+    var outboxKeys: [OutboxKey] { [OutboxKey(id)] }
+}
+
+/// What the scripted peer does with one send of a letter.
+enum LetterAnswer: Sendable {
+    case accept(serverID: Int)
+    case fail(SyncFailure)
+}
+
+// because: the script, the sent list and the switch are behind Mutexes; the rest is immutable.
+final class LetterStore: OutboxFeed, @unchecked Sendable {
+    let directory = TemporaryDirectory(prefix: "jqc-letters")
+    let database: DatabaseQueue
+    let table: OutboxTable
+    private let script = Mutex<[String: [LetterAnswer]]>([:])
+    private let sent = Mutex<[String]>([])
+    let failRecording = Mutex(false)
+
+    init(lifecycle: OutboxTable.Lifecycle = .record) throws {
+        database = try DatabaseQueue(path: directory.path("letters.sqlite").path)
+        table = OutboxTable("letters", key: ["id"], lifecycle: lifecycle, touching: "updated_at")
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(namespace: "letters", "1-create") { db in
+            try db.execute(
+                """
+                CREATE TABLE letters (id TEXT PRIMARY KEY NOT NULL, server_id INTEGER, blocked TEXT, doomed TEXT,
+                    refused_note TEXT, updated_at TEXT, \(OutboxTable.columns))
+                """)
+        }
+        table.registerMigrations(namespace: "letters", in: &migrator)
+        try migrator.migrate(database)
+    }
+
+    func add(_ id: String, blocked: String? = nil, doomed: String? = nil, attempts: Int = 0, lastAttemptAt: Date? = nil)
+        throws
+    {
+        try database.write { db in
+            try db.execute(
+                "INSERT INTO letters (id, blocked, doomed, sync_attempts, last_attempt_at) VALUES (?, ?, ?, ?, ?)",
+                [id, blocked, doomed, attempts, lastAttemptAt])
+        }
+    }
+
+    func unblock(_ id: String) throws {
+        try database.write { db in try db.execute("UPDATE letters SET blocked = NULL WHERE id = ?", [id]) }
+    }
+
+    func answer(_ id: String, _ answers: LetterAnswer...) { script.withLock { $0[id, default: []] += answers } }
+
+    var sentIDs: [String] { sent.withLock { $0 } }
+
+    func letter(_ id: String) throws -> Letter? {
+        try database.read { db in
+            try db.fetchOne("SELECT * FROM letters WHERE id = ?", [id]).map {
+                Letter(id: $0["id"] ?? "", serverID: $0["server_id"], outbox: OutboxState(row: $0))
+            }
+        }
+    }
+
+    func refusedNote(_ id: String) throws -> String? {
+        try database.read { db in try db.scalar("SELECT refused_note FROM letters WHERE id = ?", [id]) }
+    }
+
+    // MARK: OutboxFeed
+
+    func pendingItems() throws -> [Letter] {
+        try database.read { db in
+            try db.fetchAll("SELECT * FROM letters WHERE sync_status = 'pending' ORDER BY rowid").map {
+                Letter(id: $0["id"] ?? "", serverID: $0["server_id"], outbox: OutboxState(row: $0))
+            }
+        }
+    }
+
+    func readiness(of item: Letter) throws -> OutboxReadiness {
+        try database.read { db in
+            let row = try db.fetchOne("SELECT blocked, doomed FROM letters WHERE id = ?", [item.id])
+            if let doomed: String = row?["doomed"] { return .failed(doomed) }
+            if let blocked: String = row?["blocked"] { return .waiting(blocked) }
+            return .ready
+        }
+    }
+
+    func send(_ item: Letter, pass: SyncPass) async throws -> Int {
+        sent.withLock { $0.append(item.id) }
+        let next = script.withLock { script -> LetterAnswer? in
+            guard var answers = script[item.id], !answers.isEmpty else { return nil }
+            let first = answers.removeFirst()
+            script[item.id] = answers
+            return first
+        }
+        switch next {
+        case .accept(let serverID): return serverID
+        case .fail(let failure): throw TestFailure(failure: failure)
+        case nil: throw TestFailure(failure: .rejected("no scripted answer for \(item.id)"))
+        }
+    }
+
+    func recordSent(_ item: Letter, answer: Int, pass: SyncPass, in db: Database) throws {
+        if failRecording.withLock({ $0 }) { throw TestFailure(failure: .local("the store is full")) }
+        try db.execute("UPDATE letters SET server_id = ? WHERE id = ?", [answer, item.id])
+    }
+
+    func recordRefused(_ item: Letter, reason: String, in db: Database) throws {
+        try db.execute("UPDATE letters SET refused_note = ? WHERE id = ?", [reason, item.id])
+    }
+}
