@@ -2,8 +2,9 @@ import Foundation
 import JQCDevServer
 
 /// The dev server started in-process on 127.0.0.1 with an ephemeral port and the demo data, its state
-/// kept under `<data-dir>/embedded-server` (SHELL.md: `--server embedded`, the default). Its admin
-/// endpoints are on (loopback only), so fault injection works against it too.
+/// kept under `<data-dir>/embedded-server` (SHELL.md: `--server embedded`, the default; the folder 0700,
+/// its files 0600). Its admin endpoints are closed unless the shell was started with `--admin-faults` (or
+/// `JQC_ADMIN_FAULTS=1`): any local user could otherwise read every record or install faults (issue 19).
 final class EmbeddedServer: Sendable {
     /// `http://127.0.0.1:PORT` for this run.
     let baseURL: URL
@@ -15,11 +16,12 @@ final class EmbeddedServer: Sendable {
     }
 
     /// Starts the server.
+    /// - Parameter adminFaults: open `/__admin` (loopback clients only), for fault injection.
     /// - Throws: ``ShellError/failed(_:)`` with the server's sentence.
-    static func start(dataDirectory: DataDirectory) throws -> EmbeddedServer {
+    static func start(dataDirectory: DataDirectory, adminFaults: Bool) throws -> EmbeddedServer {
         let directory = dataDirectory.file("embedded-server")
         let server = DevServer(
-            configuration: DevServerConfiguration(dataDirectory: directory, seed: .demo, admin: true))
+            configuration: DevServerConfiguration(dataDirectory: directory, seed: .demo, admin: adminFaults))
         do {
             _ = try server.start()
             guard let baseURL = server.baseURL else { throw ShellError.failed("it reported no address") }

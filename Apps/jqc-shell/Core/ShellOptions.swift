@@ -17,20 +17,25 @@ struct ShellOptions {
     var scriptFile: String?
     /// `-c "cmd; cmd"`.
     var commandString: String?
+    /// `--admin-faults` (or `JQC_ADMIN_FAULTS=1`): the embedded server opens its `/__admin` endpoints.
+    var adminFaults = false
 
     static let usage = """
         usage: jqc-shell [--server embedded|primary|secondary|URL] [--data-dir DIR] [--json] [--color auto|always|never]
-                         [--script FILE | -c "cmd; cmd"]
+                         [--admin-faults] [--script FILE | -c "cmd; cmd"]
         Commands are read from the prompt, from FILE, from -c, or from stdin when it is not a terminal.
         """
 
     /// An option error: the sentence to print before exiting 64.
     struct UsageError: Error, CustomStringConvertible { let description: String }
 
-    /// Parses the arguments after the program name.
+    /// Parses the arguments after the program name (`environment` supplies `JQC_ADMIN_FAULTS`).
     /// - Throws: ``UsageError`` for anything unknown, a missing value, or `--script` with `-c`.
-    static func parse(_ arguments: [String]) throws -> ShellOptions {
+    static func parse(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> ShellOptions {
         var options = ShellOptions()
+        options.adminFaults = environment["JQC_ADMIN_FAULTS"] == "1"
         var index = 0
         func value(_ name: String) throws -> String {
             guard index + 1 < arguments.count else { throw UsageError(description: "\(name) needs a value.") }
@@ -49,6 +54,7 @@ struct ShellOptions {
             case "--server": options.server = try inline ?? value(name)
             case "--data-dir": options.dataDirectory = try inline ?? value(name)
             case "--json": options.json = true
+            case "--admin-faults": options.adminFaults = true
             case "--color":
                 let text = try inline ?? value(name)
                 guard let mode = ColorMode(rawValue: text) else {
