@@ -26,15 +26,9 @@ if options.showHelp {
     exit(0)
 }
 let server = DevServer(configuration: options.configuration)
-let port: Int
-do {
-    port = try server.start()
-} catch {
-    FileHandle.standardError.write(Data("jqc-devserver: \(error)\n".utf8))
-    exit(1)
-}
-FileHandle.standardOutput.write(Data("listening on http://\(options.configuration.host):\(port)\n".utf8))
-
+// Signals are caught before the listening line is printed: a SIGTERM sent as soon as a parent reads that line
+// must stop the server, not fall between the default action and the handler (it is delivered once
+// dispatchMain runs).
 signal(SIGTERM, SIG_IGN)
 signal(SIGINT, SIG_IGN)
 let signals = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: .main) }
@@ -45,4 +39,12 @@ for source in signals {
     }
     source.resume()
 }
+let port: Int
+do {
+    port = try server.start()
+} catch {
+    FileHandle.standardError.write(Data("jqc-devserver: \(error)\n".utf8))
+    exit(1)
+}
+FileHandle.standardOutput.write(Data("listening on http://\(options.configuration.host):\(port)\n".utf8))
 dispatchMain()

@@ -11,7 +11,10 @@ struct FailedItemCommandsTests {
     func fault(_ baseURL: String, _ body: String) throws {
         let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-o", "/dev/null", "-X", "POST", baseURL + "/__admin/faults", "--data-binary", body]
+        process.arguments = [
+            "-s", "-o", "/dev/null", "-X", "POST", baseURL + "/__admin/faults", "-H", "Content-Type: application/json",
+            "--data-binary", body,
+        ]
         try process.run()
         process.waitUntilExit()
     }

@@ -42,8 +42,18 @@ struct SyncPassLockTests {
         let world = LockedWorld(stage: "photos")
         let (lock, log, sync) = (world.lock, world.log, world.sync)
         let other = try #require(try FileLock(url: lock.url).tryAcquire())  // another process's pass
-        // A deadline, not a timing: an engine that waited instead of skipping gets the lock after it and fails.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { other.release() }
+        // An engine that waited instead of skipping says so in its snapshots: the other pass then ends, the wrong
+        // engine gets the lock and runs the stage, and the expectations below fail instead of hanging. (No timer: a
+        // timed release fired before the pass began on a loaded machine.) The deadline is only a last resort.
+        let snapshots = await sync.snapshots()
+        let watchdog = Task {
+            for await snapshot in snapshots where snapshot.waitingForPassElsewhere {
+                other.release()
+                return
+            }
+        }
+        defer { watchdog.cancel() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 600) { other.release() }
         await #expect {
             try await sync.sync(explicit: false)
         } throws: { error in

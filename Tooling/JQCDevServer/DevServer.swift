@@ -18,13 +18,15 @@ public struct DevServerConfiguration: Sendable {
     public var host: String
     /// The port; 0 picks any free port (the bound one is returned by ``DevServer/start()``).
     public var port: Int
-    /// Where the SQLite store, `uploads/` and `server.log` live; survives restarts.
+    /// Where the SQLite store, `uploads/` and `server.log` live; survives restarts. Created 0700 with every
+    /// file 0600; ``DevServer/start()`` refuses one that group or others can write, or another user owns.
     public var dataDirectory: URL
     /// The seed loaded into an empty data directory.
     public var seed: Seed
     /// Overrides the server's calendar day (`--today`); `nil` = the real date in the seed's time zone.
     public var today: CalendarDay?
-    /// Enables `/__admin/*` (loopback clients only).
+    /// Enables `/__admin/*`: loopback clients only, a loopback `Host` with the server's port, no foreign
+    /// `Origin`, bodies as `application/json` (SHELL.md manual, "The dev server").
     public var admin: Bool
     /// Access-token lifetime in seconds.
     public var accessTTL: Double
@@ -72,7 +74,7 @@ public final class DevServer: Sendable {
 
     /// Opens (seeding at first start) the store and starts listening.
     /// - Returns: the bound port (useful with port 0).
-    /// - Throws: ``DevServerError`` (`storage`, `badSeed`, `cannotListen`).
+    /// - Throws: ``DevServerError`` (`unsafeDataDirectory`, `storage`, `badSeed`, `cannotListen`).
     @discardableResult
     public func start() throws -> Int {
         if let port = running.withLock({ $0?.port }) { return port }
@@ -88,15 +90,19 @@ public final class DevServer: Sendable {
             directory: configuration.dataDirectory, seed: configuration.seed, today: today,
             now: clock.now)
         store.ensureSeedPlaceholders()
-        let logger = Logger(
-            label: "devserver",
-            sink: FileLogSink(url: configuration.dataDirectory.appendingPathComponent("server.log")),
-            clock: clock)
+        let logFile = configuration.dataDirectory.appendingPathComponent("server.log")
+        do {
+            try PrivateFiles.prepareFile(logFile)  // 0600 before the sink opens it, whatever the umask
+        } catch {
+            store.queue.close()
+            throw error
+        }
+        let logger = Logger(label: "devserver", sink: FileLogSink(url: logFile), clock: clock)
         let router = DevServerRouter(store: store, configuration: configuration, today: today, logger: logger)
         // Part files of uploads cut short by a crash are never resumed: start with an empty folder.
         let temporary = configuration.dataDirectory.appendingPathComponent("tmp", isDirectory: true)
         try? FileManager.default.removeItem(at: temporary)
-        try? FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        try? PrivateFiles.createFolder(temporary)
         let http = HTTPServer(handler: router, temporaryDirectory: temporary)
         let port: Int
         do {
@@ -105,6 +111,7 @@ public final class DevServer: Sendable {
             store.queue.close()
             throw error
         }
+        router.boundPort.store(port, ordering: .relaxed)
         running.withLock { $0 = (http, port, store) }
         logger.info("listening on \(configuration.host):\(port)")
         return port

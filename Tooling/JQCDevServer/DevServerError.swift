@@ -9,6 +9,9 @@ public struct DevServerError: Error, Sendable, CustomStringConvertible, Equatabl
         case cannotListen = "devserver.cannot_listen"
         /// The data directory or its store could not be opened or written.
         case storage = "devserver.storage"
+        /// The data directory is not private: other users can write it, or it belongs to another user
+        /// (issue 19); the server refuses to start on it.
+        case unsafeDataDirectory = "devserver.unsafe_data_directory"
         /// The seed file is missing or malformed.
         case badSeed = "devserver.bad_seed"
         /// An option or configuration value is invalid.

@@ -3,11 +3,13 @@ import JQCKit
 import JQCStorage
 
 extension DevServerRouter {
-    /// `/__admin/*` (SHELL.md): faults, expire-tokens, revoke-refresh, state — with `--admin`, loopback only.
+    /// `/__admin/*` (SHELL.md): faults, expire-tokens, revoke-refresh, state, notify — with `--admin`, from
+    /// loopback clients only, addressed to a loopback `Host`, from no foreign `Origin`, bodies as JSON.
     func admin(_ context: RouteContext) throws -> HTTPResponse {
         guard configuration.admin, context.request.clientIsLoopback else {
             throw refuse(404, "There is no such endpoint: \(context.request.path).")
         }
+        try checkAdminDoor(context.request)
         let method = context.request.method.uppercased()
         switch (method, context.segments.dropFirst().first ?? "") {
         case ("POST", "faults"): return try addFault(context)
@@ -69,12 +71,22 @@ extension DevServerRouter {
             ]))
     }
 
-    /// Every record of every user, in the contract's payload shapes (SHELL.md, `GET /__admin/state`).
+    /// Every record of every user, in the contract's payload shapes (SHELL.md, `GET /__admin/state`), plus
+    /// `duplicates` (POSTs answered with an existing record by `local_id` dedupe, per kind) and `refreshes`
+    /// (refresh exchanges that succeeded, and that were refused with 401), counted since the store was made.
     private func state(_ context: RouteContext) throws -> HTTPResponse {
         let (inspections, issues, schedules, notifications, photos) = try store.queue.read { db in
             (
                 try store.all(db, .inspection), try store.all(db, .issue), try store.all(db, .schedule),
                 try store.all(db, .notification), try store.all(db, .photo)
+            )
+        }
+        let counters = try store.queue.read { db in
+            (
+                inspections: try store.counter(db, "duplicates.inspections"),
+                issues: try store.counter(db, "duplicates.issues"),
+                refreshed: try store.counter(db, "refreshes.succeeded"),
+                refused: try store.counter(db, "refreshes.failed")
             )
         }
         return Envelope.success(
@@ -84,6 +96,69 @@ extension DevServerRouter {
                 "scheduled_inspections": .array(schedules.map { scheduleJSON($0, includeActive: true) }),
                 "notifications": .array(notifications.map { notificationJSON($0, includeUser: true) }),
                 "photos": .array(photos.compactMap { $0["path"] }),
+                "duplicates": .object([
+                    "inspections": .int(counters.inspections), "issues": .int(counters.issues),
+                ]),
+                "refreshes": .object(["succeeded": .int(counters.refreshed), "failed": .int(counters.refused)]),
             ]))
+    }
+}
+
+extension DevServerRouter {
+    /// The admin door (issue 19): a page in a browser on this machine must not reach `/__admin` through DNS
+    /// rebinding (its `Host` is then the attacker's name) or a cross-site form (`Origin` is the page's, the
+    /// body `text/plain`).
+    /// - Throws: ``DevServerError`` 403 for a `Host` that is not `127.0.0.1`, `localhost` or `[::1]` with
+    ///   this server's port, or an `Origin` that is not such a host; 415 for a body not sent as
+    ///   `application/json` (a bodyless request passes).
+    func checkAdminDoor(_ request: HTTPRequest) throws {
+        let port = boundPort.load(ordering: .relaxed)
+        guard let host = request.header("host"), Self.isLoopbackAuthority(host, port: port) else {
+            throw refuse(
+                403,
+                "The admin endpoints answer only requests addressed to this machine: use "
+                    + "http://127.0.0.1:\(port), http://localhost:\(port) or http://[::1]:\(port).")
+        }
+        if let origin = request.header("origin") {
+            let lower = origin.lowercased()
+            guard lower.hasPrefix("http://"), Self.isLoopbackAuthority(String(origin.dropFirst(7)), port: port) else {
+                throw refuse(
+                    403, "The admin endpoints refuse requests sent by a web page of another site (its Origin header).")
+            }
+        }
+        if !request.body.isEmpty || request.bodyFile != nil {
+            let mediaType = request.header("content-type")?.split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
+            guard mediaType == "application/json" else {
+                throw refuse(
+                    415, "Send the admin request's body as JSON, with the header Content-Type: application/json.")
+            }
+        }
+    }
+
+    /// True when `authority` (a `Host` value, or an origin after `http://`) names this machine by loopback —
+    /// `127.0.0.1`, `localhost` or `[::1]`, any case — with `port` (no port = 80).
+    static func isLoopbackAuthority(_ authority: String, port: Int) -> Bool {
+        var name = Substring(authority)
+        var portText: Substring?
+        if name.hasPrefix("[") {
+            guard let close = name.firstIndex(of: "]") else { return false }
+            let rest = name[name.index(after: close)...]
+            name = name[...close]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { return false }
+                portText = rest.dropFirst()
+            }
+        } else if let colon = name.firstIndex(of: ":") {
+            portText = name[name.index(after: colon)...]
+            name = name[..<colon]
+        }
+        guard ["127.0.0.1", "localhost", "[::1]"].contains(name.lowercased()) else { return false }
+        guard let portText else { return port == 80 }
+        guard !portText.isEmpty, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let given = Int(portText) else {
+            return false
+        }
+        return given == port
     }
 }

@@ -27,9 +27,10 @@ extension DevServerRouter {
     }
 
     func authUser(_ user: Doc) -> AuthUser {
-        AuthUser(
-            id: user.int("id") ?? 0, role: user.string("role") ?? "inspector",
-            projectIDs: Set((user["project_ids"]?.arrayValue ?? []).compactMap(\.intValue)), doc: user)
+        let projects = Set((user["project_ids"]?.arrayValue ?? []).compactMap(\.intValue))
+        return AuthUser(
+            id: user.int("id") ?? 0, role: user.string("role") ?? "inspector", projectIDs: projects,
+            facilityScope: reference.facilityIDs(ofProjects: projects), doc: user)
     }
 
     /// `{access_token, refresh_token}` for `userID`, the refresh token stored in `db`.
@@ -79,8 +80,12 @@ extension DevServerRouter {
                 let userID: Int64 = row["user_id"], let expires: Double = row["expires_at"],
                 let revoked: Int64 = row["revoked"], revoked == 0, expires > now.timeIntervalSince1970,
                 reference.user(userID) != nil
-            else { return nil }
+            else {
+                try store.increment(db, "refreshes.failed")
+                return nil
+            }
             try db.execute("UPDATE refresh_tokens SET revoked = 1 WHERE token_digest = ?", [refreshDigest(token)])
+            try store.increment(db, "refreshes.succeeded")
             return try issueTokens(db, userID: userID)
         }
         guard let result else { throw refuse(401, "The refresh token has expired or was revoked; sign in again.") }

@@ -101,19 +101,27 @@ extension DevServerRouter {
     }
 
     /// The stored score, or the recomputed one for seed records that carry none.
-    private func overallScore(_ doc: Doc) -> JSONValue {
+    func overallScore(_ doc: Doc) -> JSONValue {
         if let stored = doc["overall_score"] { return stored }
         let schema = reference.template(doc.int("template_id"))?["form_schema"] ?? .array([])
         return ServerScoring.score(schema: schema, formData: doc["form_data"]?.objectValue ?? [:])
             .map(JSONValue.double) ?? .null
     }
 
-    /// Outstanding follow-up: flagged AND completed AND no child inspection (rule 78).
-    func isOutstandingFollowUp(_ doc: Doc, all: [Doc]) -> Bool {
-        guard doc.bool("follow_up_required"), doc.string("status") == "completed", let id = doc.int("id") else {
-            return false
-        }
-        return !all.contains { $0.int("parent_inspection_id") == id }
+    /// SQL true for a record that is an outstanding follow-up: flagged AND completed AND no child
+    /// inspection (rule 78), the child found through `records_by_parent_inspection_id`.
+    static let outstandingFollowUpSQL = """
+        json_type(records.doc, '$.follow_up_required') = 'true' AND records.status = '"completed"'
+        AND NOT EXISTS (SELECT 1 FROM records AS child
+                        WHERE child.kind = 'inspection' AND child.parent_inspection_id = records.id)
+        """
+
+    /// The SQL condition (and its arguments) for the inspections `user` can see: their own for an
+    /// inspector, else every inspection at a facility of their contracts.
+    func visibleInspectionsSQL(_ user: AuthUser) -> (sql: String, arguments: StatementArguments) {
+        if user.isInspector { return ("records.inspector_id = ?", [user.id]) }
+        let scope = JSONValue.array(user.facilityScope.sorted().map(JSONValue.int)).jsonString()
+        return ("records.facility_id IN (SELECT value FROM json_each(?))", [scope])
     }
 
     func listInspections(_ user: AuthUser, _ context: RouteContext) throws -> HTTPResponse {
@@ -128,20 +136,28 @@ extension DevServerRouter {
             offset = value
         }
         let followUps = query["follow_up_required"].map { ["true", "1"].contains($0.lowercased()) } ?? false
-        let all = try store.queue.read { try store.all($0, .inspection) }
-        var visible = all.filter { canSee(inspection: $0, user) }
-        if let status = query["status"], !status.isEmpty { visible = visible.filter { $0.string("status") == status } }
-        if followUps { visible = visible.filter { isOutstandingFollowUp($0, all: all) } }
-        visible.sort { left, right in
-            let leftDay = left.string("inspection_date") ?? "", rightDay = right.string("inspection_date") ?? ""
-            if leftDay != rightDay { return leftDay > rightDay }
-            return (left.int("id") ?? 0) > (right.int("id") ?? 0)
+        let visible = visibleInspectionsSQL(user)
+        var conditions = ["records.kind = 'inspection'", visible.sql]
+        var arguments = visible.arguments
+        if let status = query["status"], !status.isEmpty {
+            conditions.append("records.status = ?")
+            arguments.append(JSONValue.string(status))
         }
-        let page = visible.dropFirst(offset).prefix(limit)
+        if followUps { conditions.append(Self.outstandingFollowUpSQL) }
+        let filter = conditions.joined(separator: " AND ")
+        let (total, page): (Int64, [Doc]) = try store.queue.read { db in
+            let total: Int64 = try db.scalar("SELECT count(*) FROM records WHERE \(filter)", arguments) ?? 0
+            let rows = try db.fetchAll(
+                """
+                SELECT doc FROM records WHERE \(filter)
+                ORDER BY coalesce(records.inspection_date, '') DESC, records.id DESC LIMIT ? OFFSET ?
+                """, arguments + [Int64(limit), Int64(offset)])
+            return (total, rows.compactMap { ($0["doc"] as JSONValue?)?.objectValue })
+        }
         return Envelope.success(
             .object([
                 "inspections": .array(page.map { inspectionJSON($0, baseURL: context.baseURL) }),
-                "total": .int(Int64(visible.count)), "limit": .int(Int64(limit)), "offset": .int(Int64(offset)),
+                "total": .int(total), "limit": .int(Int64(limit)), "offset": .int(Int64(offset)),
             ]))
     }
 
@@ -187,12 +203,11 @@ extension DevServerRouter {
         }
         let score = ServerScoring.score(schema: template["form_schema"] ?? .array([]), formData: formData)
         let result: (doc: Doc, created: Bool) = try store.queue.write { db in
-            let all = try store.all(db, .inspection)
             if let localID, !localID.isEmpty,
-                let existing = all.first(where: {
-                    $0.string("local_id") == localID && $0.int("inspector_id") == user.id
-                })
+                let existing = try store.existing(
+                    db, .inspection, localID: localID, owner: .inspectorID, ownerID: user.id)
             {
+                try store.increment(db, "duplicates.inspections")
                 return (existing, false)
             }
             var schedule: Doc?
@@ -206,7 +221,7 @@ extension DevServerRouter {
                 if parentID == nil, let inherited = found.int("parent_inspection_id") { parentID = inherited }
             }
             if let parentID {
-                guard var parent = all.first(where: { $0.int("id") == parentID }), inScope(parent, user)
+                guard var parent = try store.get(db, .inspection, parentID), inScope(parent, user)
                 else { throw refuse(422, "There is no inspection \(parentID) to re-inspect.") }
                 parent["follow_up_required"] = .bool(false)
                 try store.put(db, .inspection, parent)
@@ -216,10 +231,8 @@ extension DevServerRouter {
                 try store.put(db, .schedule, schedule)
             } else if scheduleID == nil, let parentID {
                 // (ext) a re-inspection of a parent fulfils that parent's active one-time follow-up.
-                for var pending in try store.all(db, .schedule)
-                where pending.bool("active")
-                    && pending.int("parent_inspection_id") == parentID && pending.string("frequency") == "once"
-                {
+                for var pending in try store.all(db, .schedule, where: .parentInspectionID, is: parentID)
+                where pending.bool("active") && pending.string("frequency") == "once" {
                     try fulfil(&pending)
                     try store.put(db, .schedule, pending)
                 }

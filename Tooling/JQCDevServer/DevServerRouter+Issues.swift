@@ -52,11 +52,8 @@ extension DevServerRouter {
     }
 
     func listIssues(_ user: AuthUser, _ context: RouteContext) throws -> HTTPResponse {
-        let all = try store.queue.read { try store.all($0, .issue) }
-        return Envelope.success(
-            .array(
-                all.filter { canSee(issue: $0, user) }.reversed()
-                    .map { issueJSON($0, context: context) }))
+        let mine = try store.queue.read { db in try store.visibleIssues(db, userID: user.id, newestFirst: true) }
+        return Envelope.success(.array(mine.map { issueJSON($0, context: context) }))
     }
 
     func visibleIssue(_ db: Database, _ user: AuthUser, _ id: Int64) throws -> Doc {
@@ -97,12 +94,11 @@ extension DevServerRouter {
             throw refuse(422, "The area \(areaID) is not part of facility \(facilityID).")
         }
         let result: (doc: Doc, created: Bool) = try store.queue.write { db in
-            let all = try store.all(db, .issue)
             if let localID, !localID.isEmpty,
-                let existing = all.first(where: {
-                    $0.string("local_id") == localID && $0.int("reported_by_id") == user.id
-                })
+                let existing = try store.existing(
+                    db, .issue, localID: localID, owner: .reportedByID, ownerID: user.id)
             {
+                try store.increment(db, "duplicates.issues")
                 return (existing, false)
             }
             if let inspectionID {
@@ -204,7 +200,7 @@ extension DevServerRouter {
                 ]
                 try store.put(db, .comment, comment)
             }
-            return try store.all(db, .comment).filter { $0.int("issue_id") == id }
+            return try store.all(db, .comment, where: .issueID, is: id)
         }
         return Envelope.success(
             .array(

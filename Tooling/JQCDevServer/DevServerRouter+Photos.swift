@@ -76,18 +76,32 @@ extension DevServerRouter {
     /// The largest photo accepted, in bytes (CONTRACT.md, Photos: 413 over 50 MB).
     static let maximumPhotoBytes = 50_000_000
 
-    /// True when `data` starts like a JPEG, PNG, GIF, WebP or HEIF image.
-    static func looksLikeImage(_ data: Data) -> Bool {
-        let bytes = [UInt8](data.prefix(12))
-        guard bytes.count >= 4 else { return false }
-        if bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return true }
-        if bytes[0] == 0x89, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 { return true }
-        if bytes[0] == 0x47, bytes[1] == 0x49, bytes[2] == 0x46, bytes[3] == 0x38 { return true }
-        if bytes.count >= 12 {
-            if bytes[0...3] == [0x52, 0x49, 0x46, 0x46], bytes[8...11] == [0x57, 0x45, 0x42, 0x50] { return true }
-            if bytes[4...7] == [0x66, 0x74, 0x79, 0x70] { return true }
+    /// True when `data` is a JPEG: it starts with the SOI marker and a segment marker (`FF D8 FF`) and holds
+    /// an EOI marker (`FF D9`) after them (bytes after the EOI, as some cameras append, are allowed).
+    static func isJPEG(_ data: Data) -> Bool {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+            guard bytes.count >= 5, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF else { return false }
+            var index = bytes.count - 1
+            while index >= 4 {
+                if bytes[index] == 0xD9, bytes[index - 1] == 0xFF { return true }
+                index -= 1
+            }
+            return false
         }
-        return false
+    }
+
+    /// What a file that is not a JPEG looks like, for the refusal's sentence: "a PNG image", "a HEIF image", …;
+    /// `nil` when it looks like no image at all.
+    static func describeNonJPEG(_ data: Data) -> String? {
+        let bytes = [UInt8](data.prefix(12))
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "a JPEG cut off before its end marker" }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "a PNG image" }
+        if bytes.starts(with: [0x47, 0x49, 0x46, 0x38]) { return "a GIF image" }
+        if bytes.count >= 12, bytes[0...3] == [0x52, 0x49, 0x46, 0x46], bytes[8...11] == [0x57, 0x45, 0x42, 0x50] {
+            return "a WebP image"
+        }
+        if bytes.count >= 12, bytes[4...7] == [0x66, 0x74, 0x79, 0x70] { return "a HEIF image" }
+        return nil
     }
 
     /// POST /photos/upload: multipart `file`, `entity_type` ∈ issue, inspection, optional `captured_at`.
@@ -112,8 +126,12 @@ extension DevServerRouter {
         guard file.content.count <= Self.maximumPhotoBytes else {
             throw refuse(413, "The upload is larger than 50 MB; send a smaller photo.")
         }
-        guard Self.looksLikeImage(file.content) else {
-            throw refuse(415, "The uploaded file is not an image; send a JPEG photo.")
+        guard Self.isJPEG(file.content) else {
+            // CONTRACT.md, Photos: the client only ever sends JPEG; nothing else is stored under a .jpg name.
+            guard let looks = Self.describeNonJPEG(file.content) else {
+                throw refuse(415, "The uploaded file is not an image; send a JPEG photo.")
+            }
+            throw refuse(415, "The uploaded file is not a JPEG (it looks like \(looks)); send the photo as a JPEG.")
         }
         let entity =
             parts.first(where: { $0.name == "entity_type" }).map {
@@ -128,10 +146,8 @@ extension DevServerRouter {
         let path = "uploads/\(entity)_photos/\(ServerCrypto.hex(ServerCrypto.randomBytes(16))).jpg"
         let destination = store.uploadsDirectory.deletingLastPathComponent().appendingPathComponent(path)
         do {
-            try FileManager.default.createDirectory(
-                at: destination.deletingLastPathComponent(),
-                withIntermediateDirectories: true)
-            try AtomicFile.write(Data(file.content), to: destination, permissions: 0o644)
+            try PrivateFiles.createFolder(destination.deletingLastPathComponent())
+            try AtomicFile.write(Data(file.content), to: destination, permissions: PrivateFiles.fileMode)
         } catch {
             throw refuse(500, "The photo could not be stored; try again.")
         }

@@ -57,8 +57,8 @@ extension DevServerRouter {
             guard let parent = try store.get(db, .inspection, parentID), canSee(inspection: parent, user) else {
                 throw refuse(404, "There is no inspection \(parentID) you can see.")
             }
-            if var existing = try store.all(db, .schedule).first(where: {
-                $0.bool("active") && $0.int("parent_inspection_id") == parentID && $0.string("frequency") == "once"
+            if var existing = try store.all(db, .schedule, where: .parentInspectionID, is: parentID).first(where: {
+                $0.bool("active") && $0.string("frequency") == "once"
             }) {
                 existing["due_date"] = .string(due.text)
                 if let notes { existing["notes"] = .string(notes) }
@@ -98,9 +98,8 @@ extension DevServerRouter {
             }
             since = date
         }
-        let all = try store.queue.read { try store.all($0, .notification) }
+        let all = try store.queue.read { try store.all($0, .notification, where: .userID, is: user.id) }
         let mine = all.filter { doc in
-            guard doc.int("user_id") == user.id else { return false }
             guard let since else { return true }
             guard let created = doc.string("created_at").flatMap(DateFormats.instant(from:)) else { return true }
             return created > since
@@ -153,34 +152,80 @@ extension DevServerRouter {
 
     // MARK: Dashboard
 
+    /// SQL true when the text column `column` (a JSON string, ``ServerStore/Column``) is a valid `yyyy-MM-dd`
+    /// day — twelve characters with its quotes, and SQLite's `date()` gives the day back unchanged, as
+    /// ``CalendarDay`` requires (`2026-02-30` is not a day).
+    static func isDaySQL(_ column: String) -> String {
+        "length(\(column)) = 12 AND date(substr(\(column), 2, 10)) IS substr(\(column), 2, 10)"
+    }
+
     /// `{inspections_this_week, average_score, open_issues, overdue_schedules, pending_follow_ups}`: the
-    /// week is the seven days ending with the server's today; the average is over that week's scored inspections.
+    /// week is the seven days ending with the server's today; the average is over that week's scored
+    /// inspections. Counted by SQL over the record columns (issue 17); only this week's scores are read,
+    /// and a seed record without a stored score is scored like its payload's `overall_score`.
     func dashboard(_ user: AuthUser, _ context: RouteContext) throws -> HTTPResponse {
-        let (inspections, issues, schedules) = try store.queue.read { db in
-            (try store.all(db, .inspection), try store.all(db, .issue), try store.all(db, .schedule))
-        }
         let today = serverToday
         let weekStart = today.adding(days: -6)
-        let visible = inspections.filter { canSee(inspection: $0, user) }
-        let thisWeek = visible.filter { doc in
-            guard let day = doc.string("inspection_date").flatMap(CalendarDay.init) else { return false }
-            return day >= weekStart && day <= today
+        let visible = visibleInspectionsSQL(user)
+        let scope = JSONValue.array(user.facilityScope.sorted().map(JSONValue.int)).jsonString()
+        let counts = try store.queue.read {
+            db -> (week: Int, scores: [Double], open: Int64, overdue: Int64, pending: Int64) in
+            // The member's own JSON text (`->`): the number exactly as stored, not re-printed by SQLite.
+            let week = try db.fetchAll(
+                """
+                SELECT json_type(doc, '$.overall_score') AS score_type, doc -> '$.overall_score' AS score,
+                       CASE WHEN json_type(doc, '$.overall_score') IS NULL THEN doc END AS unscored
+                FROM records
+                WHERE kind = 'inspection' AND \(visible.sql)
+                  AND inspection_date BETWEEN ? AND ? AND \(Self.isDaySQL("inspection_date"))
+                ORDER BY id
+                """, visible.arguments + [JSONValue.string(weekStart.text), JSONValue.string(today.text)])
+            var scores: [Double] = []
+            for row in week {
+                switch row["score_type"] as String? {
+                case "integer", "real":
+                    if let text = row["score"] as String?, let score = Double(text) { scores.append(score) }
+                case nil:
+                    if let doc = (row["unscored"] as JSONValue?)?.objectValue,
+                        let score = overallScore(doc).doubleValue
+                    {
+                        scores.append(score)
+                    }
+                default:
+                    break
+                }
+            }
+            let open: Int64 =
+                try db.scalar(
+                    """
+                    SELECT count(*) FROM records WHERE kind = 'issue'
+                      AND id IN (\(ServerStore.visibleIssueIDsSQL)) AND status IS NOT '"resolved"'
+                    """, [user.id]) ?? 0
+            let overdue: Int64 =
+                try db.scalar(
+                    """
+                    SELECT count(*) FROM records WHERE kind = 'schedule' AND json_type(doc, '$.active') = 'true'
+                      AND CASE WHEN inspector_id IS NOT NULL THEN inspector_id = ?
+                               ELSE facility_id IN (SELECT value FROM json_each(?)) END
+                      AND \(Self.isDaySQL("due_date")) AND due_date < ?
+                    """, [user.id, scope, JSONValue.string(today.text)]) ?? 0
+            let pending: Int64 =
+                try db.scalar(
+                    """
+                    SELECT count(*) FROM records
+                    WHERE kind = 'inspection' AND \(visible.sql) AND \(Self.outstandingFollowUpSQL)
+                    """, visible.arguments) ?? 0
+            return (week.count, scores, open, overdue, pending)
         }
-        let scores = thisWeek.compactMap { inspectionJSON($0, baseURL: context.baseURL)["overall_score"]?.doubleValue }
         let average: JSONValue =
-            scores.isEmpty
+            counts.scores.isEmpty
             ? .null
-            : .double(ServerScoring.roundedToHundredths(scores.reduce(0, +) / Double(scores.count)))
-        let open = issues.filter { canSee(issue: $0, user) && $0.string("status") != "resolved" }.count
-        let overdue = visibleSchedules(schedules, user).filter { doc in
-            doc.string("due_date").flatMap(CalendarDay.init).map { $0 < today } ?? false
-        }.count
-        let pending = visible.filter { isOutstandingFollowUp($0, all: inspections) }.count
+            : .double(ServerScoring.roundedToHundredths(counts.scores.reduce(0, +) / Double(counts.scores.count)))
         return Envelope.success(
             .object([
-                "inspections_this_week": .int(Int64(thisWeek.count)), "average_score": average,
-                "open_issues": .int(Int64(open)), "overdue_schedules": .int(Int64(overdue)),
-                "pending_follow_ups": .int(Int64(pending)),
+                "inspections_this_week": .int(Int64(counts.week)), "average_score": average,
+                "open_issues": .int(counts.open), "overdue_schedules": .int(counts.overdue),
+                "pending_follow_ups": .int(counts.pending),
             ]))
     }
 }

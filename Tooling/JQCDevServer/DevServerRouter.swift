@@ -8,6 +8,8 @@ struct AuthUser: Sendable {
     let id: Int64
     let role: String
     let projectIDs: Set<Int64>
+    /// The ids of every facility (active or not) of the user's contracts.
+    let facilityScope: Set<Int64>
     let doc: Doc
 
     /// Inspectors see their own inspections; supervisors and above every inspection of their contracts.
@@ -116,6 +118,10 @@ final class DevServerRouter: HTTPHandler {
     let logger: Logger
     let faults = Mutex<[Fault]>([])
     let accessGeneration: Mutex<Int64>
+    /// The port the server listens on (set once it is bound): `/__admin` requires it in the `Host`.
+    let boundPort = Atomic<Int>(0)
+    /// Reference list replies by path, contracts and query (``referenceReply(_:_:)``).
+    let referenceReplies = Mutex<[String: DigestedReply]>([:])
 
     init(
         store: ServerStore, configuration: DevServerConfiguration, today: @escaping @Sendable (String) -> CalendarDay,
@@ -133,13 +139,33 @@ final class DevServerRouter: HTTPHandler {
     var serverToday: CalendarDay { today(reference.timezone) }
     var now: Date { configuration.clock.now }
 
+    /// Answers one request and logs it to `server.log` as one line ending `METHOD PATH STATUS Nms` (STATUS
+    /// `dropped` for a connection closed by a fault), so tests can count requests (SHELL.md manual).
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = Date()
         let response = dispatch(request)
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
         let outcome = response.dropConnection ? "dropped" : String(response.status)
-        logger.info("\(request.method) \(request.path) \(outcome) \(milliseconds)ms")
+        logger.info(
+            "\(Self.escapedForLog(request.method)) \(Self.escapedForLog(request.path)) \(outcome) \(milliseconds)ms")
         return response
+    }
+
+    /// `text` with control characters (C0, DEL, C1), bidirectional overrides and spaces escaped as `\u{…}`:
+    /// a decoded request path may hold any of them, and the log is read on terminals; one log line per request.
+    static func escapedForLog(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value <= 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
+                || (0x2066...0x2069).contains(value) || value == 0x5C
+            {
+                out += "\\u{" + String(value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     private func dispatch(_ request: HTTPRequest) -> HTTPResponse {
@@ -245,12 +271,22 @@ final class DevServerRouter: HTTPHandler {
         }
         let user = try authenticate(context)
         switch (path.first ?? "", path.count) {
-        case ("facilities", 1): try expect("GET"); return Envelope.success(facilities(user))
-        case ("areas", 1): try expect("GET"); return Envelope.success(try areas(user, context))
-        case ("templates", 1): try expect("GET"); return Envelope.success(templates())
+        case ("facilities", 1):
+            try expect("GET")
+            let reply = try referenceReply("facilities \(contractsKey(user))") { facilities(user) }
+            return conditional(reply, context, scope: scope(user))
+        case ("areas", 1):
+            try expect("GET")
+            let only = context.request.query["facility_id"] ?? "-"
+            let reply = try referenceReply("areas \(contractsKey(user)) \(only)") { try areas(user, context) }
+            return conditional(reply, context, scope: scope(user))
+        case ("templates", 1):
+            try expect("GET")
+            return conditional(try referenceReply("templates") { templates() }, context, scope: "")
         case ("inspections", 1):
             try expect("GET", "POST")
-            return method == "POST" ? try createInspection(user, context) : try listInspections(user, context)
+            if method == "POST" { return try createInspection(user, context) }
+            return conditional(DigestedReply(try listInspections(user, context)), context, scope: scope(user))
         case ("inspections", 2):
             try expect("GET", "PATCH")
             let inspectionID = try id(path[1])
@@ -259,7 +295,8 @@ final class DevServerRouter: HTTPHandler {
                 : try showInspection(user, context, inspectionID)
         case ("issues", 1):
             try expect("GET", "POST")
-            return method == "POST" ? try createIssue(user, context) : try listIssues(user, context)
+            if method == "POST" { return try createIssue(user, context) }
+            return conditional(DigestedReply(try listIssues(user, context)), context, scope: scope(user))
         case ("issues", 2):
             try expect("GET")
             return try showIssue(user, context, try id(path[1]))
@@ -279,7 +316,7 @@ final class DevServerRouter: HTTPHandler {
             return try uploadPhoto(user, context)
         case ("scheduled-inspections", 1):
             try expect("GET")
-            return try listSchedules(user, context)
+            return conditional(DigestedReply(try listSchedules(user, context)), context, scope: scope(user))
         case ("scheduled-inspections", 2) where path[1] == "follow-up":
             try expect("POST")
             return try scheduleFollowUp(user, context)
@@ -300,11 +337,7 @@ final class DevServerRouter: HTTPHandler {
     // MARK: Scope
 
     /// Facilities of the user's contracts, active or not.
-    func facilityIDsInScope(_ user: AuthUser) -> Set<Int64> {
-        Set(
-            reference.facilities.filter { user.projectIDs.contains($0.int("project_id") ?? -1) }
-                .compactMap { $0.int("id") })
-    }
+    func facilityIDsInScope(_ user: AuthUser) -> Set<Int64> { user.facilityScope }
 
     func canSee(inspection: Doc, _ user: AuthUser) -> Bool {
         if user.isInspector { return inspection.int("inspector_id") == user.id }

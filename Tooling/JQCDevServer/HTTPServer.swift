@@ -18,13 +18,15 @@ struct HTTPRequest: Sendable {
     func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// One HTTP reply: the status, the content type and the bytes.
+/// One HTTP reply: the status, the content type, extra headers and the bytes.
 struct HTTPResponse: Sendable {
     var status: Int
     var contentType: String
     var body: Data
     /// Close the connection without any reply (fault `drop`/`drop_after`).
     var dropConnection = false
+    /// Further headers (`ETag`), by name.
+    var headers: [String: String] = [:]
 }
 
 /// What the HTTP layer calls for each complete request (on a libmicrohttpd pool thread).
@@ -115,18 +117,27 @@ final class HTTPServer: Sendable {
         contextSlot.pointee = nil
     }
 
+    /// The request headers the router reads (lower-case names).
+    static let requestHeaders = [
+        "authorization", "host", "content-type", "origin", "if-none-match", "x-jqc-client", "x-jqc-api-version",
+    ]
+    /// The query arguments the router reads.
+    static let queryArguments = ["status", "limit", "offset", "follow_up_required", "since", "facility_id", "page"]
+
     private func access(
         connection: OpaquePointer, path: String, method: String,
         uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
         contextSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let raw = contextSlot.pointee else {
-            // First call: headers only. Refuse an announced oversized body before reading it.
+            // First call: headers only. Refuse an announced oversized body before reading it (through the
+            // handler, so the refusal is logged like every other request).
             let context = HTTPRequestContext()
             contextSlot.pointee = Unmanaged.passRetained(context).toOpaque()
             if let length = header(connection, "Content-Length").flatMap(Int.init), length > Self.maximumBodyBytes {
                 context.answered = true
-                return send(connection, Envelope.failure(413, "The upload is larger than 50 MB; send a smaller photo."))
+                context.tooLarge = true
+                return answer(connection, path: path, method: method, context: context)
             }
             return jqc_mhd_yes()
         }
@@ -147,9 +158,9 @@ final class HTTPServer: Sendable {
             if path.hasSuffix("/photos/upload") {
                 if context.fileHandle == nil {
                     let file = temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString).part")
-                    _ = FileManager.default.createFile(atPath: file.path, contents: nil)
                     context.bodyFile = file
-                    context.fileHandle = try? FileHandle(forWritingTo: file)
+                    context.fileHandle = PrivateFiles.createForWriting(file)
+                    guard context.fileHandle != nil else { return jqc_mhd_no() }
                 }
                 do {
                     try context.fileHandle?.write(contentsOf: Data(bytes))
@@ -165,12 +176,19 @@ final class HTTPServer: Sendable {
         context.answered = true
         try? context.fileHandle?.close()
         context.fileHandle = nil
+        return answer(connection, path: path, method: method, context: context)
+    }
+
+    /// Hands the complete request to the handler and queues its reply.
+    private func answer(
+        _ connection: OpaquePointer, path: String, method: String, context: HTTPRequestContext
+    ) -> MHD_Result {
         var headers: [String: String] = [:]
-        for name in ["authorization", "host", "content-type", "x-jqc-client", "x-jqc-api-version"] {
+        for name in Self.requestHeaders {
             if let value = header(connection, name) { headers[name] = value }
         }
         var query: [String: String] = [:]
-        for name in ["status", "limit", "offset", "follow_up_required", "since", "facility_id", "page"] {
+        for name in Self.queryArguments {
             if let value = jqc_mhd_query(connection, name) { query[name] = String(cString: value) }
         }
         let request = HTTPRequest(
@@ -186,12 +204,16 @@ final class HTTPServer: Sendable {
         name.withCString { jqc_mhd_header(connection, $0) }.map { String(cString: $0) }
     }
 
+    /// Queues `response`: its bytes copied, its content type (none on a 304) and extra headers added.
     private func send(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
-        let queued = response.body.withUnsafeBytes { bytes in
-            response.contentType.withCString { type in
-                jqc_mhd_reply(connection, UInt32(response.status), type, bytes.count, bytes.baseAddress)
-            }
+        let created = response.body.withUnsafeBytes { bytes in jqc_mhd_response_copy(bytes.count, bytes.baseAddress) }
+        guard let created else { return jqc_mhd_no() }
+        defer { MHD_destroy_response(created) }
+        var headers = response.headers
+        if response.status != 304 { headers["Content-Type"] = response.contentType }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            guard MHD_add_response_header(created, name, value) == jqc_mhd_yes() else { return jqc_mhd_no() }
         }
-        return queued == 1 ? jqc_mhd_yes() : jqc_mhd_no()
+        return MHD_queue_response(connection, UInt32(response.status), created)
     }
 }

@@ -40,6 +40,23 @@ enum ServerCrypto {
         return Data(output.prefix(Int(length)))
     }
 
+    /// SHA-256 of `parts` one after the other (32 bytes), without joining them first.
+    static func sha256(_ parts: [Data]) -> Data {
+        var output = [UInt8](repeating: 0, count: 32)
+        guard let context = EVP_MD_CTX_new() else { return Data(output) }
+        defer { EVP_MD_CTX_free(context) }
+        var length: UInt32 = 0
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { return Data(output) }
+        for part in parts {
+            _ = part.withUnsafeBytes { bytes in EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) }
+        }
+        _ = EVP_DigestFinal_ex(context, &output, &length)
+        return Data(output.prefix(Int(length)))
+    }
+
+    /// SHA-256 of `data` (32 bytes).
+    static func sha256(_ data: Data) -> Data { sha256([data]) }
+
     /// PBKDF2-HMAC-SHA256 of `password` with `salt` (`iterations` rounds, 32 bytes out), as hex.
     static func passwordHash(_ password: String, salt: Data, iterations: Int = 2_000) -> String {
         var output = [UInt8](repeating: 0, count: 32)

@@ -16,22 +16,36 @@ enum RecordKind: String, CaseIterable {
     case inspection, issue, schedule, notification, comment, photo
 }
 
-/// The immutable reference data (users, contracts, facilities, areas, templates) of a seed.
+/// The immutable reference data (users, contracts, facilities, areas, templates) of a seed, with its
+/// lookups by id built once (a contract of 3,000 facilities and 15,000 areas is looked up per record).
 struct ReferenceData: Sendable {
-    var users: [Doc]
-    var projects: [Doc]
-    var facilities: [Doc]
-    var areas: [Doc]
-    var templates: [Doc]
-    var duplicateFacilityIDs: [Int64]
-    var timezone: String
+    let users: [Doc]
+    let projects: [Doc]
+    let facilities: [Doc]
+    let areas: [Doc]
+    let templates: [Doc]
+    let duplicateFacilityIDs: Set<Int64>
+    let duplicateFacilityIDList: [Int64]
+    let timezone: String
+    private let usersByID: [Int64: Doc]
+    private let facilitiesByID: [Int64: Doc]
+    private let areasByID: [Int64: Doc]
+    private let templatesByID: [Int64: Doc]
+    private let projectsByID: [Int64: Doc]
+    /// Contract id → the ids of its facilities, active or not, in seed order.
+    private let facilityIDsByProject: [Int64: [Int64]]
 
-    func user(_ id: Int64?) -> Doc? { id.flatMap { id in users.first { $0.int("id") == id } } }
-    func facility(_ id: Int64?) -> Doc? { id.flatMap { id in facilities.first { $0.int("id") == id } } }
-    func area(_ id: Int64?) -> Doc? { id.flatMap { id in areas.first { $0.int("id") == id } } }
-    func template(_ id: Int64?) -> Doc? { id.flatMap { id in templates.first { $0.int("id") == id } } }
-    func projectName(_ id: Int64?) -> String? {
-        id.flatMap { id in projects.first { $0.int("id") == id }?.string("name") }
+    func user(_ id: Int64?) -> Doc? { id.flatMap { usersByID[$0] } }
+    func facility(_ id: Int64?) -> Doc? { id.flatMap { facilitiesByID[$0] } }
+    func area(_ id: Int64?) -> Doc? { id.flatMap { areasByID[$0] } }
+    func template(_ id: Int64?) -> Doc? { id.flatMap { templatesByID[$0] } }
+    func projectName(_ id: Int64?) -> String? { id.flatMap { projectsByID[$0]?.string("name") } }
+
+    /// The ids of every facility (active or not) of the contracts `projectIDs`.
+    func facilityIDs(ofProjects projectIDs: Set<Int64>) -> Set<Int64> {
+        var ids = Set<Int64>()
+        for project in projectIDs { ids.formUnion(facilityIDsByProject[project] ?? []) }
+        return ids
     }
 
     /// Display name: `full_name` when non-empty, else `username` (rule 38).
@@ -46,20 +60,38 @@ struct ReferenceData: Sendable {
             "users": .array(users.map(JSONValue.object)), "projects": .array(projects.map(JSONValue.object)),
             "facilities": .array(facilities.map(JSONValue.object)), "areas": .array(areas.map(JSONValue.object)),
             "templates": .array(templates.map(JSONValue.object)),
-            "duplicate_facility_ids_in_reply": .array(duplicateFacilityIDs.map(JSONValue.int)),
+            "duplicate_facility_ids_in_reply": .array(duplicateFacilityIDList.map(JSONValue.int)),
             "timezone": .string(timezone),
         ])
     }
 
     init(json: JSONValue) {
         func list(_ key: String) -> [Doc] { (json[key]?.arrayValue ?? []).compactMap(\.objectValue) }
+        // The first record with an id wins, as a linear search from the front would find it.
+        func byID(_ docs: [Doc]) -> [Int64: Doc] {
+            var index: [Int64: Doc] = [:]
+            for doc in docs { if let id = doc.int("id"), index[id] == nil { index[id] = doc } }
+            return index
+        }
         users = list("users")
         projects = list("projects")
         facilities = list("facilities")
         areas = list("areas")
         templates = list("templates")
-        duplicateFacilityIDs = (json["duplicate_facility_ids_in_reply"]?.arrayValue ?? []).compactMap(\.intValue)
+        duplicateFacilityIDList = (json["duplicate_facility_ids_in_reply"]?.arrayValue ?? []).compactMap(\.intValue)
+        duplicateFacilityIDs = Set(duplicateFacilityIDList)
         timezone = json["timezone"]?.stringValue ?? "UTC"
+        usersByID = byID(users)
+        facilitiesByID = byID(facilities)
+        areasByID = byID(areas)
+        templatesByID = byID(templates)
+        projectsByID = byID(projects)
+        var byProject: [Int64: [Int64]] = [:]
+        for facility in facilities {
+            guard let id = facility.int("id"), let project = facility.int("project_id") else { continue }
+            byProject[project, default: []].append(id)
+        }
+        facilityIDsByProject = byProject
     }
 }
 
@@ -70,35 +102,30 @@ final class ServerStore: Sendable {
     let secret: Data
     let uploadsDirectory: URL
 
-    /// Opens (creating and seeding at first start) the store in `directory`.
-    /// - Throws: ``DevServerError`` (`storage`, `badSeed`).
+    /// The store's file name inside the data directory (holds the JWT signing secret: kept 0600).
+    static let storeFileName = "server.sqlite"
+
+    /// Opens (creating and seeding at first start) the store in `directory`: the directory 0700, the store
+    /// and its `-wal`/`-shm` files 0600 whatever the umask (issue 19).
+    /// - Throws: ``DevServerError`` (`unsafeDataDirectory`, `storage`, `badSeed`).
     init(
         directory: URL, seed: DevServerConfiguration.Seed, today: @Sendable (String) -> CalendarDay,
         now: Date
     ) throws {
+        try PrivateFiles.prepareDataDirectory(directory)
+        let storeFile = directory.appendingPathComponent(Self.storeFileName)
+        let companions = ["-wal", "-shm", "-journal"].map { URL(fileURLWithPath: storeFile.path + $0) }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            queue = try DatabaseQueue(path: directory.appendingPathComponent("server.sqlite").path)
-            var migrator = DatabaseMigrator()
-            migrator.registerMigration(namespace: "devserver", "v1") { db in
-                try db.execute("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                try db.execute(
-                    """
-                    CREATE TABLE records (kind TEXT NOT NULL, id INTEGER NOT NULL, doc TEXT NOT NULL,
-                                          PRIMARY KEY (kind, id))
-                    """)
-                try db.execute(
-                    """
-                    CREATE TABLE refresh_tokens (token TEXT PRIMARY KEY, user_id INTEGER NOT NULL,
-                                                 expires_at REAL NOT NULL, revoked INTEGER NOT NULL DEFAULT 0)
-                    """)
-            }
-            // Refresh tokens are kept only as keyed digests: a copy of the store cannot be replayed.
-            migrator.registerMigration(namespace: "devserver", "v2-refresh-token-digests") { db in
-                try db.execute("DELETE FROM refresh_tokens")
-                try db.execute("ALTER TABLE refresh_tokens RENAME COLUMN token TO token_digest")
-            }
-            _ = try migrator.migrate(queue)
+            // SQLite creates `-wal` and `-shm` with the database file's own mode (os_unix.c,
+            // findCreateFileMode), so the file is made 0600 before SQLite first opens it.
+            try PrivateFiles.prepareFile(storeFile)
+            companions.forEach(PrivateFiles.tighten)
+            // A dev server: a killed process loses nothing in WAL mode at NORMAL; only a power cut may lose
+            // the last commits. Each request then costs no fsync, so benchmarks measure the client.
+            queue = try DatabaseQueue(
+                path: storeFile.path, configuration: DatabaseConfiguration(synchronous: .normal))
+            _ = try Self.migrator.migrate(queue)
+            companions.forEach(PrivateFiles.tighten)
         } catch let error as DevServerError {
             throw error
         } catch {
@@ -134,7 +161,26 @@ final class ServerStore: Sendable {
             }
             secret = fresh
         }
-        try? FileManager.default.createDirectory(at: uploadsDirectory, withIntermediateDirectories: true)
+        try? PrivateFiles.createFolder(uploadsDirectory)
+        try? storeSeedScores()
+    }
+
+    /// Stores the score of every inspection that has none (seed records carry no `overall_score`): the same
+    /// value the payload showed by scoring it on each read (a template never changes, and every write of
+    /// `form_data` stores its score), so dashboard stats read stored numbers only (issue 17).
+    private func storeSeedScores() throws {
+        try queue.write { db in
+            let rows = try db.fetchAll(
+                "SELECT doc FROM records WHERE kind = 'inspection' AND json_type(doc, '$.overall_score') IS NULL")
+            for row in rows {
+                guard var doc = (row["doc"] as JSONValue?)?.objectValue else { continue }
+                let schema = reference.template(doc.int("template_id"))?["form_schema"] ?? .array([])
+                doc["overall_score"] =
+                    ServerScoring.score(schema: schema, formData: doc["form_data"]?.objectValue ?? [:])
+                    .map(JSONValue.double) ?? .null
+                try put(db, .inspection, doc)
+            }
+        }
     }
 
     // MARK: Seed
@@ -192,8 +238,7 @@ final class ServerStore: Sendable {
     ) throws -> ReferenceData {
         let seedToday = seed["today"]?.stringValue.flatMap(CalendarDay.init) ?? today
         let shift = seedToday.days(until: today)
-        var reference = ReferenceData(json: seed)
-        reference.users = reference.users.map { user in
+        let users = ReferenceData(json: seed).users.map { user in
             var stored = user
             let salt = ServerCrypto.randomBytes(16)
             stored["salt"] = .string(ServerCrypto.hex(salt))
@@ -201,6 +246,9 @@ final class ServerStore: Sendable {
             stored["password"] = nil
             return stored
         }
+        var members = seed.objectValue ?? [:]
+        members["users"] = .array(users.map(JSONValue.object))
+        let reference = ReferenceData(json: .object(members))
         let kinds: [(String, RecordKind)] = [
             ("inspections", .inspection), ("issues", .issue),
             ("scheduled_inspections", .schedule), ("notifications", .notification),
@@ -259,21 +307,148 @@ final class ServerStore: Sendable {
     private static func writePlaceholders(_ seed: JSONValue, uploads: URL) throws {
         for path in seedPhotoPaths(seed) {
             let file = uploads.deletingLastPathComponent().appendingPathComponent(path)
-            try? FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(),
-                withIntermediateDirectories: true)
+            try? PrivateFiles.createFolder(file.deletingLastPathComponent())
             if !FileManager.default.fileExists(atPath: file.path) {
-                try? PlaceholderJPEG.data.write(to: file)
+                try? AtomicFile.write(PlaceholderJPEG.data, to: file, permissions: PrivateFiles.fileMode)
             }
         }
+    }
+
+    // MARK: Schema
+
+    /// A record member kept as a generated column of `records`, so lookups and aggregates read it without
+    /// parsing documents (issue 17). A column is NULL unless the member has the JSON type the server reads it
+    /// as, so SQL and the Swift accessors agree. Integers are the number; strings are kept as their JSON text,
+    /// quotes and escapes included (`"completed"`) — SQLite's `json_extract` ends a string at an escaped NUL,
+    /// the text keeps every character — and are compared with ``JSONValue/string(_:)`` arguments, which bind
+    /// as that same text (the server writes every document with ``JSONValue/jsonString(sortedKeys:)``).
+    enum Column: String, CaseIterable {
+        case localID = "local_id"
+        case inspectorID = "inspector_id"
+        case reportedByID = "reported_by_id"
+        case assignedToID = "assigned_to_id"
+        case userID = "user_id"
+        case issueID = "issue_id"
+        case facilityID = "facility_id"
+        case parentInspectionID = "parent_inspection_id"
+        case status
+        case inspectionDate = "inspection_date"
+        case dueDate = "due_date"
+
+        /// The JSON type (`json_type`) the member is read as: `text` or `integer`.
+        var jsonType: String {
+            switch self {
+            case .localID, .status, .inspectionDate, .dueDate: "text"
+            default: "integer"
+            }
+        }
+
+        /// The generated column's definition.
+        var definition: String {
+            let path = "'$.\(rawValue)'"
+            let value = jsonType == "text" ? "doc -> \(path)" : "json_extract(doc, \(path))"
+            return """
+                \(rawValue) \(jsonType == "text" ? "TEXT" : "INTEGER") GENERATED ALWAYS AS
+                (CASE json_type(doc, \(path)) WHEN '\(jsonType)' THEN \(value) END) VIRTUAL
+                """
+        }
+
+        /// The lookup index on `(kind, column, id)` — in id order, so a lookup needs no sort — for the columns
+        /// requests search by; `nil` for the others.
+        var index: String? {
+            switch self {
+            case .localID, .inspectorID, .reportedByID, .assignedToID, .userID, .issueID, .parentInspectionID:
+                "records_by_\(rawValue)"
+            default: nil
+            }
+        }
+    }
+
+    /// Every migration of the server's store, in order.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(namespace: "devserver", "v1") { db in
+            try db.execute("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            try db.execute(
+                """
+                CREATE TABLE records (kind TEXT NOT NULL, id INTEGER NOT NULL, doc TEXT NOT NULL,
+                                      PRIMARY KEY (kind, id))
+                """)
+            try db.execute(
+                """
+                CREATE TABLE refresh_tokens (token TEXT PRIMARY KEY, user_id INTEGER NOT NULL,
+                                             expires_at REAL NOT NULL, revoked INTEGER NOT NULL DEFAULT 0)
+                """)
+        }
+        // Refresh tokens are kept only as keyed digests: a copy of the store cannot be replayed.
+        migrator.registerMigration(namespace: "devserver", "v2-refresh-token-digests") { db in
+            try db.execute("DELETE FROM refresh_tokens")
+            try db.execute("ALTER TABLE refresh_tokens RENAME COLUMN token TO token_digest")
+        }
+        // Lookups by local_id (dedupe), owner, parent and issue use an index instead of parsing every record.
+        migrator.registerMigration(namespace: "devserver", "v3-record-columns") { db in
+            for column in Column.allCases {
+                try db.execute("ALTER TABLE records ADD COLUMN \(column.definition)")
+                if let index = column.index {
+                    try db.execute(
+                        """
+                        CREATE INDEX \(index) ON records (kind, \(column.rawValue), id)
+                        WHERE \(column.rawValue) IS NOT NULL
+                        """)
+                }
+            }
+        }
+        return migrator
     }
 
     // MARK: Records
 
     func all(_ db: Database, _ kind: RecordKind) throws -> [Doc] {
-        try db.fetchAll("SELECT doc FROM records WHERE kind = ? ORDER BY id", [kind.rawValue]).compactMap { row in
-            (row["doc"] as JSONValue?)?.objectValue
-        }
+        try docs(db.fetchAll("SELECT doc FROM records WHERE kind = ? ORDER BY id", [kind.rawValue]))
+    }
+
+    /// The records of `kind` whose `column` equals `value`, by id (an index search for indexed columns).
+    func all(_ db: Database, _ kind: RecordKind, where column: Column, is value: Int64) throws -> [Doc] {
+        try docs(
+            db.fetchAll(
+                "SELECT doc FROM records WHERE kind = ? AND \(column.rawValue) = ? ORDER BY id", [kind.rawValue, value])
+        )
+    }
+
+    /// The SQL of the `local_id` dedupe lookup of `kind` owned through `owner` (`?1` kind, `?2` the local id as
+    /// its JSON text, see ``Column``; `?3` owner): an index search on `records_by_local_id` (named: without
+    /// statistics SQLite may prefer the owner's index, which reads every record of that user).
+    static func dedupeSQL(owner: Column) -> String {
+        "SELECT doc FROM records INDEXED BY records_by_local_id "
+            + "WHERE kind = ?1 AND local_id = ?2 AND \(owner.rawValue) = ?3 ORDER BY id LIMIT 1"
+    }
+
+    /// The first record of `kind` with `localID` whose `owner` column is `ownerID` (CONTRACT.md: (ext)
+    /// dedupe on `local_id`, same user), or `nil`.
+    func existing(_ db: Database, _ kind: RecordKind, localID: String, owner: Column, ownerID: Int64) throws -> Doc? {
+        try docs(db.fetchAll(Self.dedupeSQL(owner: owner), [kind.rawValue, JSONValue.string(localID), ownerID])).first
+    }
+
+    /// The SQL of the ids of the issues `?1` reported or is assigned to (CONTRACT.md, `GET /issues`): a union
+    /// of two index searches (`records_by_reported_by_id`, `records_by_assigned_to_id`); an `OR` would let
+    /// SQLite, without statistics, scan every issue instead.
+    static let visibleIssueIDsSQL = """
+        SELECT id FROM records WHERE kind = 'issue' AND reported_by_id = ?1
+        UNION SELECT id FROM records WHERE kind = 'issue' AND assigned_to_id = ?1
+        """
+
+    /// The issues `userID` reported or is assigned to, by id (newest first when `newestFirst`).
+    func visibleIssues(_ db: Database, userID: Int64, newestFirst: Bool) throws -> [Doc] {
+        try docs(
+            db.fetchAll(
+                """
+                SELECT doc FROM records WHERE kind = 'issue' AND id IN (\(Self.visibleIssueIDsSQL))
+                ORDER BY id \(newestFirst ? "DESC" : "ASC")
+                """, [userID]))
+    }
+
+    private func docs(_ rows: [Row]) -> [Doc] {
+        rows.compactMap { row in (row["doc"] as JSONValue?)?.objectValue }
     }
 
     func get(_ db: Database, _ kind: RecordKind, _ id: Int64) throws -> Doc? {
@@ -318,10 +493,24 @@ extension ServerStore {
         for path in paths {
             let file = uploadsDirectory.deletingLastPathComponent().appendingPathComponent(path)
             guard !FileManager.default.fileExists(atPath: file.path) else { continue }
-            try? FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(),
-                withIntermediateDirectories: true)
-            try? PlaceholderJPEG.data.write(to: file)
+            try? PrivateFiles.createFolder(file.deletingLastPathComponent())
+            try? AtomicFile.write(PlaceholderJPEG.data, to: file, permissions: PrivateFiles.fileMode)
         }
+    }
+}
+
+extension ServerStore {
+    /// Adds one to the counter `key` in `kv` (`GET /__admin/state`'s `duplicates` and `refreshes`).
+    func increment(_ db: Database, _ key: String) throws {
+        try db.execute(
+            """
+            INSERT INTO kv (key, value) VALUES (?, '1')
+            ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)
+            """, [key])
+    }
+
+    /// The counter `key` (0 when never incremented).
+    func counter(_ db: Database, _ key: String) throws -> Int64 {
+        Int64(try value(db, key) ?? "0") ?? 0
     }
 }

@@ -3,8 +3,9 @@ import JQCDevServer
 import JQCKit
 
 /// The dev server started in-process on 127.0.0.1 with an ephemeral port and the demo data, its state
-/// kept under `<data-dir>/embedded-server` (SHELL.md: `--server embedded`, the default). Its admin
-/// endpoints are on (loopback only), so fault injection works against it too.
+/// kept under `<data-dir>/embedded-server` (SHELL.md: `--server embedded`, the default; the folder 0700,
+/// its files 0600). Its admin endpoints are closed unless the shell was started with `--admin-faults` (or
+/// `JQC_ADMIN_FAULTS=1`): any local user could otherwise read every record or install faults (issue 19).
 final class EmbeddedServer: Sendable {
     /// `http://127.0.0.1:PORT` for this run.
     let baseURL: URL
@@ -16,12 +17,12 @@ final class EmbeddedServer: Sendable {
     }
 
     /// Starts the server.
+    /// - Parameter adminFaults: open `/__admin` (loopback clients only), for fault injection.
     /// - Throws: ``ShellError/failed(_:)`` with the server's sentence.
-    /// - Parameter admin: whether `/__admin` is on (off for the background timer's `sync --background`).
-    static func start(dataDirectory: DataDirectory, admin: Bool = true) throws -> EmbeddedServer {
+    static func start(dataDirectory: DataDirectory, adminFaults: Bool) throws -> EmbeddedServer {
         let directory = dataDirectory.file("embedded-server")
         let server = DevServer(
-            configuration: DevServerConfiguration(dataDirectory: directory, seed: .demo, admin: admin))
+            configuration: DevServerConfiguration(dataDirectory: directory, seed: .demo, admin: adminFaults))
         do {
             // Processes sharing the data directory (the REPL, a background timer) start their servers one at a
             // time: a first start seeds the store and makes the signing secret, and two at once raced (issue 15).

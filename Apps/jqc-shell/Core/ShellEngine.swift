@@ -20,13 +20,16 @@ final class ShellEngine: Sendable {
     let background: Bool
     private let selection: InMemorySelectionStore
     private let dataDirectory: DataDirectory
+    /// `--admin-faults`: the embedded server, whenever started, opens `/__admin`.
+    private let adminFaults: Bool
     private let state: Mutex<State>
 
     private init(
         app: AppComposition, selection: InMemorySelectionStore, identity: ServerIdentity,
-        embedded: EmbeddedServer?, dataDirectory: DataDirectory, background: Bool
+        embedded: EmbeddedServer?, dataDirectory: DataDirectory, adminFaults: Bool, background: Bool
     ) {
         self.app = app
+        self.adminFaults = adminFaults
         self.selection = selection
         self.dataDirectory = dataDirectory
         self.background = background
@@ -51,7 +54,8 @@ final class ShellEngine: Sendable {
         var selectionValue = identity.description
         if identity == .embedded {
             do {
-                let server = try EmbeddedServer.start(dataDirectory: dataDirectory, admin: !options.isBackgroundSync)
+                let server = try EmbeddedServer.start(
+                    dataDirectory: dataDirectory, adminFaults: options.adminFaults && !options.isBackgroundSync)
                 embedded = server
                 selectionValue = server.baseURL.absoluteString
             } catch {
@@ -77,7 +81,7 @@ final class ShellEngine: Sendable {
         }
         let engine = ShellEngine(
             app: app, selection: selection, identity: identity, embedded: embedded,
-            dataDirectory: dataDirectory, background: interactive)
+            dataDirectory: dataDirectory, adminFaults: options.adminFaults, background: interactive)
         if let recorded, recorded != identity {
             try await engine.forgetServer()
             output.err(
@@ -103,7 +107,7 @@ final class ShellEngine: Sendable {
         var url = identity.description
         if identity == .embedded {
             let running = state.withLock { $0.embedded }
-            let server = try running ?? EmbeddedServer.start(dataDirectory: dataDirectory)
+            let server = try running ?? EmbeddedServer.start(dataDirectory: dataDirectory, adminFaults: adminFaults)
             state.withLock { $0.embedded = server }
             url = server.baseURL.absoluteString
         }

@@ -24,10 +24,12 @@ struct ShellOptions {
     var allowInsecureHTTP = false
     /// `--max-reply-mb N` (else `$JQC_MAX_REPLY_MB`): the largest JSON reply in MiB; `nil` = 32.
     var maxReplyMebibytes: Int?
+    /// `--admin-faults` (or `JQC_ADMIN_FAULTS=1`): the embedded server opens its `/__admin` endpoints.
+    var adminFaults = false
 
     static let usage = """
         usage: jqc-shell [--server embedded|primary|secondary|URL] [--data-dir DIR] [--json] [--color auto|always|never]
-                         [--ca-file PATH] [--allow-insecure-http] [--max-reply-mb N]
+                         [--ca-file PATH] [--allow-insecure-http] [--max-reply-mb N] [--admin-faults]
                          [--script FILE | -c "cmd; cmd" | COMMAND [ARGUMENT…]]
         Commands are read from the prompt, from FILE, from -c, from the words after the options (one command,
         e.g. 'jqc-shell --data-dir DIR sync --background'), or from stdin when it is not a terminal.
@@ -51,12 +53,14 @@ struct ShellOptions {
     /// An option error: the sentence to print before exiting 64.
     struct UsageError: Error, CustomStringConvertible { let description: String }
 
-    /// Parses the arguments after the program name (`$JQC_MAX_REPLY_MB` stands in for `--max-reply-mb`).
+    /// Parses the arguments after the program name (`environment` supplies `JQC_ADMIN_FAULTS`; `$JQC_MAX_REPLY_MB`
+    /// stands in for `--max-reply-mb`).
     /// - Throws: ``UsageError`` for anything unknown, a missing value, or `--script` with `-c`.
     static func parse(
         _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> ShellOptions {
         var options = ShellOptions()
+        options.adminFaults = environment["JQC_ADMIN_FAULTS"] == "1"
         var index = 0
         func value(_ name: String) throws -> String {
             // An option as the value is a missing value (`--data-dir -c …`), not a value.
@@ -78,6 +82,7 @@ struct ShellOptions {
             case "--server": options.server = try inline ?? value(name)
             case "--data-dir": options.dataDirectory = try inline ?? value(name)
             case "--json": options.json = true
+            case "--admin-faults": options.adminFaults = true
             case "--color":
                 let text = try inline ?? value(name)
                 guard let mode = ColorMode(rawValue: text) else {
