@@ -3,12 +3,12 @@ SWIFT        ?= swift
 BUILD_DIR    ?= .build
 CONFIG       ?= debug
 BIN           = $(BUILD_DIR)/$(CONFIG)
-# Debian packages the build, the tests and the benchmarks need.
+# Debian packages the build, the tests, the benchmarks and the API reference need.
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libjpeg-dev libexif-dev libedit-dev libmicrohttpd-dev \
-                libssl-dev pkg-config curl libjpeg-turbo-progs time openssl
+                libssl-dev pkg-config curl libjpeg-turbo-progs time openssl jq
 SWIFT_FLAGS  ?= -j $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: deps build run test test-only lint lint-imports format bench chaos clean docs
+.PHONY: deps build run test test-only lint lint-imports format bench chaos clean docs api-docs
 
 ## deps: install the Debian packages (apt-get update only when something is missing; safe to re-run)
 deps:
@@ -64,6 +64,10 @@ chaos: deps
 
 clean:
 	rm -rf $(BUILD_DIR) .build-explicit
+
+## api-docs: the API reference, one static DocC site in .build/docs (symbol graphs of every library module; offline)
+api-docs: deps
+	@SWIFT=$(SWIFT) scripts/api-docs.sh
 
 ## docs: regenerate the tier table in Docs/ARCHITECTURE.md from jqc-lint.json
 docs:

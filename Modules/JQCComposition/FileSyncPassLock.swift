@@ -2,7 +2,7 @@ import Foundation
 import JQCKit
 import JQCSync
 
-/// The live ``SyncPassLock``: `flock` on `<data-dir>/sync.lock` (issue 15), so the REPL, a background
+/// The live ``/JQCSync/SyncPassLock``: `flock` on `<data-dir>/sync.lock` (issue 15), so the REPL, a background
 /// timer and scripts sharing a data directory run one sync pass at a time. A process that ends, however
 /// it ends, frees the lock.
 public struct FileSyncPassLock: SyncPassLock {

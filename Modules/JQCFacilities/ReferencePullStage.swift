@@ -21,8 +21,11 @@ public struct ReferencePullStage: SyncStage {
     private let referencedFacilityIDs: @Sendable (Database) throws -> Set<Int>
 
     /// A stage pulling through `api` into `store`.
-    /// - Parameter referencedFacilityIDs: the facility ids unsynced local work references (inspections,
-    ///   issues), read inside the apply transaction; plugged in by the composition root.
+    /// - Parameters:
+    ///   - api: the client the three GETs go through.
+    ///   - store: the reference tables the pull is applied to, in one transaction.
+    ///   - referencedFacilityIDs: the facility ids unsynced local work references (inspections,
+    ///     issues), read inside the apply transaction; plugged in by the composition root.
     public init(
         api: APIClient, store: ReferenceStore,
         referencedFacilityIDs: @escaping @Sendable (Database) throws -> Set<Int> = { _ in [] }

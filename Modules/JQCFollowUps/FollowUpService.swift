@@ -128,7 +128,9 @@ public final class FollowUpService: Sendable {
     /// local id of a local completed inspection. Template, facility and the parent links come from the
     /// parent; the answers are prefilled (§15); an active follow-up schedule planned for that parent is
     /// linked too (`scheduled_inspection_id`).
-    /// - Parameter areaID: an explicit area, or `nil`.
+    /// - Parameters:
+    ///   - parent: the parent's server id (digits) or a local completed inspection's local id.
+    ///   - areaID: an explicit area, or `nil`.
     /// - Throws: ``FollowUpsError`` (`notFound`, `notCompleted`, `storage`).
     public func start(parent: String, areaID: Int? = nil) throws -> StartRequest {
         try wrap {

@@ -16,7 +16,7 @@ import JQCKit
 ///
 /// Widths count `Character`s; no line is wider than `width` (at least ``minimumWidth``). Foreign text (labels,
 /// options, answers, ids) is made terminal-safe before it is measured (STYLE.md item 18), and one answer shows
-/// at most ``AnswerDisplay/maximumLines`` lines, so rendering is linear in what is shown.
+/// at most 20 lines (`AnswerDisplay.maximumLines`), so rendering is linear in what is shown.
 public enum FormRenderer {
     /// How to draw the form.
     public enum Style: String, Sendable, Hashable, CaseIterable {

@@ -64,22 +64,22 @@ public struct Inspection: Sendable, Hashable {
     /// The pinned schema, read.
     public var schema: FormSchema { FormSchema(json: schemaSnapshot) }
 
-    /// The outbox status (``OutboxState/status``).
+    /// The outbox status (``/JQCStorage/OutboxState/status``).
     public var syncStatus: SyncStatus {
         get { outbox.status }
         set { outbox.status = newValue }
     }
-    /// Counted tries: real server answers; the 5-try limit (``OutboxState/attempts``).
+    /// Counted tries: real server answers; the 5-try limit (``/JQCStorage/OutboxState/attempts``).
     public var syncAttempts: Int {
         get { outbox.attempts }
         set { outbox.attempts = newValue }
     }
-    /// When it was last tried (``OutboxState/lastAttemptAt``).
+    /// When it was last tried (``/JQCStorage/OutboxState/lastAttemptAt``).
     public var lastAttemptAt: Date? {
         get { outbox.lastAttemptAt }
         set { outbox.lastAttemptAt = newValue }
     }
-    /// The last failure, as a sentence (``OutboxState/error``).
+    /// The last failure, as a sentence (``/JQCStorage/OutboxState/error``).
     public var syncError: String? {
         get { outbox.error }
         set { outbox.error = newValue }

@@ -33,7 +33,7 @@ public final class InspectionPhotos: Sendable {
     /// sentinel with the server path. A newer photo for the same field supersedes an unsettled older one.
     /// - Parameters:
     ///   - localID: the draft's local id.
-    ///   - fieldID: the field id (`9`, `"9"`).
+    ///   - rawFieldID: the field id as given (`9`, `"9"`).
     ///   - file: the JPEG to import (judged by its bytes).
     ///   - capturedAt: when it was taken; the clock's now when `nil`.
     /// - Returns: the pending photo (id, sentinel, width, height).

@@ -7,7 +7,7 @@ import JQCSync
 /// The `inspections` push stage (after photos; seed 001 §8 step 2): POSTs each completed,
 /// pending inspection whose photos are settled (rule 12; until then it waits, saying so) with its `local_id`,
 /// `local://` values stripped (rule 10), GPS only when set (rule 53); on success stores the server id. The
-/// outbox policy is JQCSync's ``OutboxDriver``: transient → stays pending (tries counted for real answers),
+/// outbox policy is JQCSync's ``/JQCSync/OutboxDriver``: transient → stays pending (tries counted for real answers),
 /// refused → failed with the server's sentence, signed out / update required / offline → the pass stops.
 public struct InspectionPushStage: SyncStage {
     public let name = "inspections"

@@ -18,6 +18,9 @@ public final class InspectionService: Sendable {
 
     /// A service.
     /// - Parameters:
+    ///   - store: the inspections table; each action is one transaction on its queue.
+    ///   - reference: the reference cache a start is checked against (template, facility, area).
+    ///   - clock: the time written as `created_at`, `updated_at` and `completed_at`.
     ///   - submitHooks: called inside the submit transaction, in order (Scheduling, FollowUps); more are
     ///     added with ``register(submitHook:)``.
     ///   - deletionHooks: called inside the draft-deletion transaction (Photos, Issues); more are added with
@@ -144,7 +147,9 @@ public final class InspectionService: Sendable {
     }
 
     /// Saves a draft's answers explicitly (the Save Draft button; autosave calls it too).
-    /// - Parameter formData: the answers to store, or `nil` to re-save what is stored (touches `updated_at`).
+    /// - Parameters:
+    ///   - localID: the draft's local id.
+    ///   - formData: the answers to store, or `nil` to re-save what is stored (touches `updated_at`).
     /// - Throws: ``InspectionsError`` (`notFound`, `notADraft`).
     public func save(localID: String, formData: [String: JSONValue]? = nil) throws {
         try wrap {
@@ -161,7 +166,9 @@ public final class InspectionService: Sendable {
     /// pinned schema (refused with the missing labels in schema order), the score on the pinned schema, the
     /// optional GPS (rule 53), `completed` + `pending` + `completed_at`, the parent's follow-up flag
     /// (seed 000 §14, rule 15) and the submit hooks. A crash at any point leaves the old or the new state.
-    /// - Parameter location: the GPS fix, or `nil` (never blocks submit).
+    /// - Parameters:
+    ///   - localID: the draft's local id.
+    ///   - location: the GPS fix, or `nil` (never blocks submit).
     /// - Returns: the stored inspection and the follow-up outcome.
     /// - Throws: ``InspectionsError`` (`notFound`, `notADraft`, `requiredMissing`), or a hook's error.
     public func submit(localID: String, location: Coordinate? = nil) throws -> SubmitResult {

@@ -207,6 +207,7 @@ public final class InspectionStore: Sendable {
     /// §8 step 6), in the caller's transaction. When `complete`, every other synced local inspection still
     /// flagged is cleared: the server no longer lists it (the "after sync" clearing point, seed 001 §15).
     /// - Parameters:
+    ///   - db: the caller's transaction.
     ///   - flagged: server id → the server's `follow_up_note`.
     ///   - complete: whether `flagged` is the whole list (not cut at the request's limit).
     /// - Returns: how many local inspections changed.

@@ -77,22 +77,22 @@ public struct Issue: Sendable, Hashable {
     /// When it was last written on this device.
     public var updatedAt: Date
 
-    /// The outbox status (``OutboxState/status``).
+    /// The outbox status (``/JQCStorage/OutboxState/status``).
     public var syncStatus: SyncStatus {
         get { outbox.status }
         set { outbox.status = newValue }
     }
-    /// Counted tries: real server answers; the 5-try limit (``OutboxState/attempts``).
+    /// Counted tries: real server answers; the 5-try limit (``/JQCStorage/OutboxState/attempts``).
     public var syncAttempts: Int {
         get { outbox.attempts }
         set { outbox.attempts = newValue }
     }
-    /// When it was last tried (``OutboxState/lastAttemptAt``).
+    /// When it was last tried (``/JQCStorage/OutboxState/lastAttemptAt``).
     public var lastAttemptAt: Date? {
         get { outbox.lastAttemptAt }
         set { outbox.lastAttemptAt = newValue }
     }
-    /// The last failure (or a refused queued edit), as a sentence (``OutboxState/error``).
+    /// The last failure (or a refused queued edit), as a sentence (``/JQCStorage/OutboxState/error``).
     public var syncError: String? {
         get { outbox.error }
         set { outbox.error = newValue }

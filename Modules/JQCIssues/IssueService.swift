@@ -36,6 +36,12 @@ public final class IssueService: Sendable {
     /// A service.
     /// - Parameters:
     ///   - store: the issues store; `inspections`, `reference` and the photos service share its database.
+    ///   - inspections: the local inspections (a flagged issue's parent, rules 11 and 51).
+    ///   - reference: the reference cache (a standalone issue's facility and area).
+    ///   - photos: imports, uploads and releases the issues' photos.
+    ///   - api: the client the stages and the comments go through.
+    ///   - clock: the time written on every change.
+    ///   - logger: the feature's log (labelled `issues`).
     ///   - makeID: new local ids (a lowercase UUID by default).
     public init(
         store: IssueStore, inspections: InspectionStore, reference: ReferenceStore, photos: PhotoService,
@@ -85,6 +91,9 @@ public final class IssueService: Sendable {
     ///   - contractID: the contract chosen first, or `nil`.
     ///   - facilityID: the facility (active, of the contract when one is given).
     ///   - areaID: an area of the facility, or `nil`.
+    ///   - severity: `low`, `medium`, `high` or `critical` (any case).
+    ///   - description: what is wrong (not blank).
+    ///   - photoFiles: JPEGs to attach, in order (at most ``maxStandalonePhotos``).
     /// - Returns: the stored issue.
     /// - Throws: ``IssuesError`` (`unknownFacility`, `invalidValue`, `photo`, `storage`).
     public func createStandalone(
@@ -215,7 +224,9 @@ public final class IssueService: Sendable {
 
     /// Sets the status locally at once and queues `PATCH /issues/<id>/status` (sent by the queued-edits
     /// stage once the issue has a server id; a later pull never overwrites it while queued).
-    /// - Parameter status: `open`, `in_progress` or `resolved`.
+    /// - Parameters:
+    ///   - id: the issue's local id, or its server id.
+    ///   - rawStatus: `open`, `in_progress` or `resolved` (any case; `in-progress` too).
     /// - Returns: the issue as stored.
     /// - Throws: ``IssuesError`` (`notFound`, `invalidValue`, `storage`).
     public func updateStatus(id: String, status rawStatus: String) throws -> Issue {

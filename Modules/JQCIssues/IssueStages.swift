@@ -17,7 +17,7 @@ import JQCSync
 ///    `mobile_photo_paths`, replacing, so a retry cannot duplicate);
 /// 5. synced, `photoLocalPaths` cleared (rule 43), the local files released.
 /// Waiting items say why (their inspection, their photos); errors follow the outbox policy per item
-/// (FEATURES.md item 3), applied by JQCSync's ``OutboxDriver``.
+/// (FEATURES.md item 3), applied by JQCSync's ``/JQCSync/OutboxDriver``.
 public struct IssuePushStage: SyncStage {
     /// `issues`.
     public let name = "issues"
@@ -32,8 +32,8 @@ public struct IssuePushStage: SyncStage {
     /// The stage over `service`.
     public init(service: IssueService) { self.service = service }
 
-    /// Sends the pending issues through JQCSync's ``OutboxDriver``.
-    /// - Throws: ``SyncStopError`` to stop the pass; `DatabaseError`.
+    /// Sends the pending issues through JQCSync's ``/JQCSync/OutboxDriver``.
+    /// - Throws: ``/JQCSync/SyncStopError`` to stop the pass; `DatabaseError`.
     public func run(_ pass: SyncPass) async throws -> StageReport {
         var report = try await OutboxDriver.push(IssueOutboxFeed(service: service), pass: pass).report
         report.name = name
@@ -73,8 +73,8 @@ public struct IssueEditsStage: SyncStage {
     /// The stage over `service`.
     public init(service: IssueService) { self.service = service }
 
-    /// Sends the queued edits through JQCSync's ``OutboxDriver``.
-    /// - Throws: ``SyncStopError`` to stop the pass; `DatabaseError`.
+    /// Sends the queued edits through JQCSync's ``/JQCSync/OutboxDriver``.
+    /// - Throws: ``/JQCSync/SyncStopError`` to stop the pass; `DatabaseError`.
     public func run(_ pass: SyncPass) async throws -> StageReport {
         var report = try await OutboxDriver.push(IssueEditsFeed(service: service), pass: pass).report
         report.name = name

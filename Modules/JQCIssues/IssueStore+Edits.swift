@@ -27,9 +27,9 @@ public struct QueuedIssueEdit: Sendable, Hashable, OutboxItem {
         self.outbox = outbox
     }
 
-    /// Counted tries (``OutboxState/attempts``).
+    /// Counted tries (``/JQCStorage/OutboxState/attempts``).
     public var attempts: Int { outbox.attempts }
-    /// When it was last tried (``OutboxState/lastAttemptAt``).
+    /// When it was last tried (``/JQCStorage/OutboxState/lastAttemptAt``).
     public var lastAttemptAt: Date? { outbox.lastAttemptAt }
     /// The row's key: the issue's local id and the kind.
     public var outboxKeys: [OutboxKey] { [OutboxKey(issueLocalID, kind.rawValue)] }

@@ -8,9 +8,9 @@ import JQCSync
 /// ``IssueStore/editsOutbox``) whose outbox columns are JQCStorage's, added to older stores by its migration.
 ///
 /// `issues.inspection_local_id` is `""` for standalone and server-pulled issues (rules 31, 44), so it cannot
-/// be a foreign key; the relation to the inspection is kept by ``IssueDraftDeletionHook`` (deleting a draft
-/// deletes its issues in the same transaction). `issue_edits.issue_local_id` is a foreign key to its issue
-/// (rule 37), deleted with it.
+/// be a foreign key; the relation to the inspection is kept by ``IssueService``'s draft-deletion hook
+/// (deleting a draft deletes its issues in the same transaction). `issue_edits.issue_local_id` is a foreign key
+/// to its issue (rule 37), deleted with it.
 public enum IssuesSchema {
     /// The migrations' namespace.
     public static let namespace = "issues"

@@ -3,7 +3,7 @@ import Foundation
 /// A JSON value held losslessly: integers stay integers, `4.0` stays a double, key order is
 /// irrelevant (objects compare as dictionaries), and unicode survives unchanged.
 ///
-/// Parse bytes with ``JSONValue/parse(_:)`` and write them with ``JSONValue/jsonData(sortedKeys:)``:
+/// Parse bytes with ``JSONValue/parse(_:)-(Data)`` and write them with ``JSONValue/jsonData(sortedKeys:)``:
 /// that pair round-trips exactly. The `Codable` conformance is for embedding a value in `Codable`
 /// models; Foundation's `JSONDecoder` cannot tell `4.0` from `4`, so it is lossy on that one point.
 ///
@@ -230,7 +230,7 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
 
 extension JSONValue: Codable {
     /// Decodes any JSON value. Through Foundation's `JSONDecoder` a number with an integral value
-    /// (`4.0`) arrives as ``int(_:)``; use ``parse(_:)`` where that difference matters.
+    /// (`4.0`) arrives as ``int(_:)``; use ``parse(_:)-(Data)`` where that difference matters.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {

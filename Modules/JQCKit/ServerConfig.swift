@@ -98,7 +98,7 @@ public final class InMemorySelectionStore: ServerSelectionStore {
 }
 
 /// The current server, read through validation every time (rule 81). Every request URL in the code
-/// base comes from ``url(path:)``.
+/// base comes from ``url(path:query:)``.
 public final class ServerConfig: Sendable {
     private let store: any ServerSelectionStore
 

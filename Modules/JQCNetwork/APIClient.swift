@@ -1,12 +1,12 @@
 import Foundation
 import JQCKit
 
-/// The JQC API client: builds every URL from ``ServerConfig`` (seed 001 rule 17, 81), names the build on
+/// The JQC API client: builds every URL from ``/JQCKit/ServerConfig`` (seed 001 rule 17, 81), names the build on
 /// every request (seed 004 `RequestPolicy`), decodes the `{ok, data, error}` envelope, keeps the session
 /// (tokens, single-flight refresh, proactive refresh on the server's clock) and classifies every failure
 /// into ``APIError`` (seed 001 §5, §9; CONTRACT.md; issue 4).
 ///
-/// **Bodies and replies (seed 001 rule 65).** Request bodies are ``JSONValue`` objects whose keys are
+/// **Bodies and replies (seed 001 rule 65).** Request bodies are ``/JQCKit/JSONValue`` objects whose keys are
 /// written literally, so they are the snake_case the server reads (`["facility_id": 3]`); nothing
 /// converts them. Replies are parsed losslessly with `JSONValue.parse` first; typed models are then
 /// decoded from the `data` tree with `.convertFromSnakeCase`, so their `CodingKeys` stay plain camelCase,
@@ -56,7 +56,7 @@ public actor APIClient {
     /// A client. Stored credentials are read from `tokens` now.
     /// - Parameters:
     ///   - config: the only source of server URLs.
-    ///   - transport: ``CurlTransport`` live, ``ScriptedTransport`` in tests.
+    ///   - transport: ``CurlTransport`` live, `ScriptedTransport` (JQCNetworkTestSupport) in tests.
     ///   - tokens: where credentials are kept (`FileTokenStore` at `<data-dir>/credentials`).
     ///   - refusals: the persisted 426 memory (`FileUpdateRefusalMemory`).
     ///   - identity: the build (`jqc-shell/<version>`) sent as `X-JQC-Client`.
@@ -126,6 +126,10 @@ public actor APIClient {
 
     /// Sends `body` (literal snake_case keys) with `method` and returns the raw `data` tree.
     /// - Parameters:
+    ///   - method: the HTTP method.
+    ///   - path: an `/api/v1/…` path.
+    ///   - body: a JSON object with literal snake_case keys, or `nil` for no body.
+    ///   - query: query items, in order.
     ///   - idempotent: `true` when the server dedupes this request (e.g. on `local_id`), so the transport
     ///     may reuse a kept-alive connection for it; `nil` follows the method.
     /// - Throws: ``APIError``.
@@ -149,7 +153,9 @@ public actor APIClient {
 
     /// Uploads a `multipart/form-data` body (`POST`, 120 s limit) and decodes the reply's `data` as `T`.
     /// - Parameters:
+    ///   - path: an `/api/v1/…` path.
     ///   - parts: the form parts (files are streamed from disk).
+    ///   - type: the type `data` is decoded as.
     ///   - progress: (bytes sent, bytes to send), called on a transport thread.
     /// - Throws: ``APIError``.
     public func upload<T: Decodable>(

@@ -8,7 +8,7 @@ import JQCKit
 /// is decoded by ``APIClient`` (or ``APIClient/decode(_:from:)``), the value is taken from the
 /// losslessly parsed reply at the member's coding path, bypassing `.convertFromSnakeCase`, which would
 /// otherwise rename keys such as `col_headers` inside the object. Decoded by any other decoder it falls
-/// back to ``JSONValue``'s own decoding.
+/// back to ``/JQCKit/JSONValue``'s own decoding.
 public struct RawJSON: Sendable, Hashable, Decodable, CustomStringConvertible {
     /// The value.
     public var value: JSONValue

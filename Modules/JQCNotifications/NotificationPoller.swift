@@ -5,7 +5,7 @@ import JQCSync
 /// Polls for notifications every 60 s on the injected clock while online and signed in (seed 001 §8
 /// "Notification polling": a sleeping task loop, never `Timer`, rule 27; SPEC.md §3).
 ///
-/// Driven by the ``ConnectivityMonitor``'s transitions: the loop runs while online and is stopped while
+/// Driven by the ``/JQCSync/ConnectivityMonitor``'s transitions: the loop runs while online and is stopped while
 /// offline (no wake-ups, no requests); it restarts with a fresh 60 s cadence on reconnect (the reconnect
 /// pass itself pulls notifications). While signed out each tick does nothing. On logout the composition
 /// root's `clearServerPulledData` clears the cursor and the cached notifications (the seed's

@@ -51,6 +51,7 @@ public final class NotificationService: Sendable {
     ///   - api: the API client (its session decides whose notifications these are).
     ///   - sink: where new notifications are announced (the composition root's ``NotificationRelay``).
     ///   - clock: the device clock — used for backoff and diagnostics only, never for the cursor.
+    ///   - logger: the feature's log.
     public init(
         store: NotificationStore, api: APIClient, sink: any NotificationSink, clock: any Clock,
         logger: Logger = .disabled

@@ -271,8 +271,11 @@ public struct NotificationStore: Sendable {
     // MARK: Dashboard stats cache
 
     /// Replaces the cached dashboard stats (the reply's `data`, lossless) and when they were fetched.
-    /// - Parameter shouldApply: checked inside the transaction; `false` writes nothing (a logout cleared the
-    ///   cache while the request was in flight).
+    /// - Parameters:
+    ///   - stats: the reply's `data`, as sent.
+    ///   - fetchedAt: when the reply arrived.
+    ///   - shouldApply: checked inside the transaction; `false` writes nothing (a logout cleared the
+    ///     cache while the request was in flight).
     /// - Returns: whether the stats were written.
     /// - Throws: `DatabaseError`.
     @discardableResult

@@ -21,7 +21,9 @@ public struct NotificationsFeature: FeatureModule {
     public let poller: NotificationPoller
 
     /// The feature over the core.
-    /// - Parameter pollInterval: seconds between notification polls while online and signed in (the seed's 60).
+    /// - Parameters:
+    ///   - core: the live dependencies the root built.
+    ///   - pollInterval: seconds between notification polls while online and signed in (the seed's 60).
     public init(core: FeatureCore, pollInterval: Double = NotificationPoller.defaultInterval) {
         store = NotificationStore(queue: core.database)
         let sinks = NotificationRelay()

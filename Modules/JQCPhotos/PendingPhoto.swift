@@ -45,13 +45,13 @@ public struct PendingPhoto: Sendable, Hashable, Identifiable {
     /// Size of the imported JPEG, bytes.
     public var bytes: Int
 
-    /// Outbox status (``OutboxState/status``).
+    /// Outbox status (``/JQCStorage/OutboxState/status``).
     public var syncStatus: SyncStatus { outbox.status }
-    /// Counted tries (``OutboxState/attempts``).
+    /// Counted tries (``/JQCStorage/OutboxState/attempts``).
     public var attempts: Int { outbox.attempts }
-    /// When it was last tried (``OutboxState/lastAttemptAt``).
+    /// When it was last tried (``/JQCStorage/OutboxState/lastAttemptAt``).
     public var lastAttemptAt: Date? { outbox.lastAttemptAt }
-    /// The last failure, as a sentence (``OutboxState/error``).
+    /// The last failure, as a sentence (``/JQCStorage/OutboxState/error``).
     public var error: String? { outbox.error }
 
     /// The form answer that stands for this photo until it is uploaded: `local://photos/<id>.jpg`

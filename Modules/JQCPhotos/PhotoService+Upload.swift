@@ -12,12 +12,12 @@ extension PhotoService {
     /// failed; (3) uploads every pending photo (multipart `file`, `entity_type`, `captured_at`; CONTRACT.md)
     /// and, in the transaction that marks it synced, calls the owner kind's listener.
     ///
-    /// The outbox rules are JQCSync's ``OutboxDriver`` (FEATURES.md): offline stops the pass (photo
+    /// The outbox rules are JQCSync's ``/JQCSync/OutboxDriver`` (FEATURES.md): offline stops the pass (photo
     /// untouched); 5xx/429/local errors keep it pending and count a try (5 tries fail it); timeouts keep it
     /// pending uncounted; other 4xx (413, 415) fail it at once with the server's sentence. A photo whose file
     /// is gone fails with a sentence. Never deletes a photo because of an error.
     /// - Returns: `pushed` = photos uploaded, `failed`, `deferred`.
-    /// - Throws: ``SyncStopError`` to stop the pass; `DatabaseError` when the store fails.
+    /// - Throws: ``/JQCSync/SyncStopError`` to stop the pass; `DatabaseError` when the store fails.
     public func uploadPending(_ pass: SyncPass) async throws -> StageReport {
         var report = try await OutboxDriver.push(PhotoOutboxFeed(service: self), pass: pass).report
         report.name = PhotoUploadStage.stageName
@@ -139,7 +139,7 @@ public struct PhotoUploadStage: SyncStage {
     public init(service: PhotoService) { self.service = service }
 
     /// Runs ``PhotoService/uploadPending(_:)``.
-    /// - Throws: ``SyncStopError`` or the store's error.
+    /// - Throws: ``/JQCSync/SyncStopError`` or the store's error.
     public func run(_ pass: SyncPass) async throws -> StageReport {
         try await service.uploadPending(pass)
     }

@@ -21,6 +21,8 @@ public struct ScheduleFulfilmentHook: InspectionSubmitHook {
 
     /// A hook.
     /// - Parameters:
+    ///   - store: the cached schedules (hidden or matched here, in the submit transaction).
+    ///   - inspections: the local inspections (the submitted one is linked to the matched schedule).
     ///   - serverToday: the server's today from the last health reply (ConnectivityMonitor), or `nil`; when
     ///     `nil` the day remembered at the last schedule pull is used, and when that is unknown too, nothing
     ///     is linked.

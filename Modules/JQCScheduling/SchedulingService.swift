@@ -22,6 +22,8 @@ public final class SchedulingService: Sendable {
 
     /// A service.
     /// - Parameters:
+    ///   - store: the cached schedules.
+    ///   - api: the client the pull and the follow-up planning go through.
     ///   - serverToday: the server's today from the last health reply (ConnectivityMonitor), or `nil`.
     ///   - learnServerToday: asks `/api/v1/health` when `serverToday` is unknown at a pull (a one-shot shell
     ///     run never probed), so the pull can remember the server's day; `nil` when it cannot.
@@ -96,7 +98,9 @@ public final class SchedulingService: Sendable {
     /// What to start from a cached schedule (seed 001 §11): its template and facility, the schedule link
     /// (`scheduled_inspection_id`), and for a follow-up schedule its parent (phase45, rule 80) with the
     /// re-inspection prefill (seed 001 §15). The instructions are copied once (rule 70).
-    /// - Parameter areaID: an explicit area narrowing the start, or `nil`.
+    /// - Parameters:
+    ///   - scheduleID: the schedule's server id.
+    ///   - areaID: an explicit area narrowing the start, or `nil`.
     /// - Throws: ``SchedulingError`` (`notFound`, `storage`) or the prefill's error.
     public func start(scheduleID: Int, areaID: Int? = nil) throws -> ScheduledStart {
         guard let schedule = try wrap({ try store.schedule(serverID: scheduleID) }), !schedule.fulfilledLocally else {

@@ -9,7 +9,7 @@ public typealias StatementArguments = [any DatabaseValueConvertible]
 /// `Sendable`: use it only inside the closure it was given to.
 ///
 /// Statements are prepared once and cached by SQL text; every use resets and clears the bindings
-/// afterwards, whatever happened. Use ``transaction(_:)`` for atomic groups (nesting becomes savepoints).
+/// afterwards, whatever happened. Use ``transaction(_:_:)`` for atomic groups (nesting becomes savepoints).
 public final class Database {
     /// The raw handle.
     let handle: OpaquePointer

@@ -5,6 +5,7 @@
 public enum RefreshRecord {
     /// Records how the last pull ended, in the caller's transaction.
     /// - Parameters:
+    ///   - db: the caller's transaction.
     ///   - table: the feature's state table (a plain identifier, e.g. `scheduling_state`).
     ///   - error: the failure sentence, or `nil` on success.
     /// - Throws: ``DatabaseError``.

@@ -59,9 +59,13 @@ public actor ConnectivityMonitor {
 
     /// A monitor over `probe`.
     /// - Parameters:
+    ///   - probe: asks the server's health (`GET /api/v1/health`); throwing means unreachable.
+    ///   - overrideStore: where the manual offline switch is kept.
+    ///   - clock: the clock the probes sleep on.
     ///   - onlineInterval: seconds between probes while reachable (default 60).
     ///   - minimumBackoff: first retry delay after a failed probe, seconds (default 5), doubling up to
-    ///   - maximumBackoff: (default 300).
+    ///     `maximumBackoff`.
+    ///   - maximumBackoff: the longest retry delay, seconds (default 300).
     public init(
         probe: @escaping Probe, overrideStore: any ConnectivityOverrideStore, clock: any Clock,
         onlineInterval: Double = 60, minimumBackoff: Double = 5, maximumBackoff: Double = 300

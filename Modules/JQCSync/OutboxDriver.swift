@@ -6,7 +6,7 @@ import JQCStorage
 /// classified"). Per item, in the feed's order:
 ///
 /// 1. admission — whether this pass may send the item at all (today every item is admitted; [authorship],
-///    issue 20, adds "made by the signed-in user, for this server" here, in ``admission(of:in:)``);
+///    issue 20, adds "made by the signed-in user, for this server" here, in `admission(of:in:)`);
 /// 2. the feed's readiness: waiting items keep their state and record why in `deferred_reason`; items that
 ///    can never be sent fail with the feed's sentence;
 /// 3. backoff: an automatic pass skips an item until its delay has passed (recording that as the reason it
@@ -16,7 +16,7 @@ import JQCStorage
 ///    was; timeouts keep it pending uncounted; 5xx, 429 and local failures keep it pending and count a try
 ///    (the 5th fails it); any other 4xx fails it at once with the server's sentence.
 ///
-/// A failed item is never retried automatically; ``OutboxTable/retry(_:_:at:)`` puts it back.
+/// A failed item is never retried automatically; ``/JQCStorage/OutboxTable/retry(_:_:at:)`` puts it back.
 public enum OutboxDriver {
     /// Pushes `feed`'s pending items.
     /// - Returns: the stage report's counts and every item's outcome.

@@ -69,7 +69,15 @@ public actor SyncEngine {
 
     /// An engine running `stages` in the order given: sort them with ``StageOrder/sorted(_:)`` (the
     /// composition root does) so the features' declared constraints hold.
-    /// - Parameter passLock: the cross-process pass lock (issue 15); `nil` serialises passes in this process only.
+    /// - Parameters:
+    ///   - stages: the stages of a pass, in the order they run.
+    ///   - guards: what stops a pass before any stage runs (offline, signed out, update required).
+    ///   - clock: the clock of the passes (timestamps, backoff).
+    ///   - policy: the outbox rules the stages apply.
+    ///   - classify: maps any error onto a ``SyncFailure``.
+    ///   - logger: the engine's log.
+    ///   - jitter: the backoff's random factor (0.5…1.5 by default; tests fix it).
+    ///   - passLock: the cross-process pass lock (issue 15); `nil` serialises passes in this process only.
     public init(
         stages: [any SyncStage], guards: SyncGuards, clock: any Clock, policy: OutboxPolicy = OutboxPolicy(),
         classify: @escaping SyncFailureClassifier, logger: Logger = .disabled,

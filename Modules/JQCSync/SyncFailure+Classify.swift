@@ -4,8 +4,9 @@ import JQCNetwork
 import JQCStorage
 
 extension SyncFailure {
-    /// The standard classification (SPEC.md §4): JQCNetwork's ``APIError`` and ``TransportError``,
-    /// JQCStorage's ``DatabaseError`` and cancellation, each onto the outbox's rules.
+    /// The standard classification (SPEC.md §4): JQCNetwork's ``/JQCNetwork/APIError`` and
+    /// ``/JQCNetwork/TransportError``, JQCStorage's ``/JQCStorage/DatabaseError`` and cancellation, each onto
+    /// the outbox's rules.
     /// - Returns: the failure class; an unknown error is a local failure with its description.
     public static func classify(_ error: any Error) -> SyncFailure {
         switch error {

@@ -12,7 +12,11 @@ public actor SyncScheduler {
     private var tasks: [Task<Void, Never>] = []
 
     /// A scheduler over `engine`.
-    /// - Parameter interval: seconds between periodic passes (default 300).
+    /// - Parameters:
+    ///   - engine: the engine whose automatic passes this triggers.
+    ///   - connectivity: its transitions to online trigger a pass.
+    ///   - clock: the clock the periodic passes sleep on.
+    ///   - interval: seconds between periodic passes (default 300).
     public init(engine: SyncEngine, connectivity: ConnectivityMonitor, clock: any Clock, interval: Double = 300) {
         self.engine = engine
         self.connectivity = connectivity
