@@ -37,7 +37,14 @@ final class PseudoTerminal: @unchecked Sendable {  // because: the screen and tr
         guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw POSIXError(.EIO) }
         defer { close(slave) }
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
-        let slavePath = String(cString: ttyname(slave))
+        // ttyname_r, not ttyname: ttyname fills one static buffer, and parallel tests opening ptys at once
+        // read each other's half-written path ("/dev/pts/" opened O_RDWR: EISDIR, seen on CI).
+        var pathBuffer = [CChar](repeating: 0, count: 128)
+        guard ttyname_r(slave, &pathBuffer, pathBuffer.count) == 0 else {
+            close(master)
+            throw POSIXError(.ENOTTY)
+        }
+        let slavePath = String(cString: pathBuffer)
         self.master = master
         screen = VirtualScreen(columns: columns, rows: rows)
 
