@@ -131,9 +131,13 @@ public final class CurlTransport: HTTPTransport {
             let droppedConnection =
                 failure.code == CURLE_SEND_ERROR || failure.code == CURLE_RECV_ERROR
                 || failure.code == CURLE_GOT_NOTHING
+            // Sent again once: an idempotent method whatever the connection (RFC 9110 §9.2.2 lets a client
+            // repeat it automatically; a fresh connection is dropped too, by a proxy or a restarting server),
+            // and a request nothing of which reached the server on a stale keep-alive connection.
             let nothingApplied = request.isIdempotent || failure.bytesSent == 0
-            if droppedConnection && failure.reusedConnection && nothingApplied && !Task.isCancelled {
-                logger.debug("\(request.method.rawValue) \(request.url.path): reused connection was closed; retrying")
+            let repeatable = request.method.isIdempotent || (failure.reusedConnection && nothingApplied)
+            if droppedConnection && repeatable && !Task.isCancelled {
+                logger.debug("\(request.method.rawValue) \(request.url.path): the connection was closed; retrying")
                 switch try await attempt(request, progress: progress, fresh: true) {
                 case .success(let response): return response
                 case .failure(let again): throw again.error

@@ -85,6 +85,26 @@ struct CurlTransportTests {
         #expect(server.requests.map(\.connection) == [1, 1, 2])
     }
 
+    @Test("a GET whose fresh connection is dropped before any reply is sent again once and succeeds")
+    func droppedFreshGetRetried() async throws {
+        let server = try LoopbackServer { request in request.connection == 1 ? .drop : .text(200, "fine") }
+        defer { server.stop() }
+        let reply = try await transport.send(HTTPRequest(method: .get, url: server.url("/only")))
+        #expect(String(decoding: reply.body, as: UTF8.self) == "fine")
+        #expect(server.requests.map(\.connection) == [1, 2])
+    }
+
+    @Test("a GET dropped twice is reported after exactly one repeat, never a third send")
+    func droppedGetRepeatedOnce() async throws {
+        let server = try LoopbackServer { _ in .drop }
+        defer { server.stop() }
+        let error = await thrownError {
+            _ = try await transport.send(HTTPRequest(method: .get, url: server.url("/always")))
+        }
+        #expect(error is TransportError)
+        #expect(server.requests.count == 2)
+    }
+
     @Test("a POST whose connection drops is never sent a second time")
     func postNotResent() async throws {
         let server = try LoopbackServer { request in request.method == "POST" ? .drop : .text(200, "{}") }
