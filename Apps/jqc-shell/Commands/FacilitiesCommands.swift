@@ -31,9 +31,7 @@ enum FacilitiesCommands {
         do { return try body() } catch { throw ShellError.failed("\(error)") }
     }
 
-    static let contracts = Command("contracts", summary: "Contracts of the active facilities (cached).") {
-        context, words in
-        _ = try ParsedArguments(words, usage: "contracts")
+    static let contracts = Command("contracts", summary: "Contracts of the active facilities (cached).") { context, _ in
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.contracts() }
         let (data, note) = phase(loaded, noun: "contracts")
@@ -46,14 +44,14 @@ enum FacilitiesCommands {
     }
 
     static let facilities = Command(
-        "facilities", usage: "[--contract ID]", summary: "Active facilities (cached), optionally of one contract."
-    ) { context, words in
-        let usage = "facilities [--contract ID]"
-        let arguments = try ParsedArguments(words, valueOptions: ["contract"], usage: usage)
+        "facilities", arguments: [.option("contract", "ID", .integer, help: "only the facilities of this contract")],
+        summary: "Active facilities (cached), optionally of one contract."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.isEmpty else {
             throw ShellError.usage("facilities takes no words. Usage: \(usage)")
         }
-        let contract = try arguments.intOption("contract", usage: usage)
+        let contract = try arguments.intOption("contract")
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.facilities(contractID: contract) }
         let (data, note) = phase(loaded, noun: "facilities")
@@ -69,10 +67,11 @@ enum FacilitiesCommands {
         return CommandOutput(render(lines, note: note), data: data.merging(["facilities": .array(items)]) { $1 })
     }
 
-    static let areas = Command("areas", usage: "FACILITY_ID", summary: "Areas of one facility (cached).") {
-        context, words in
-        let usage = "areas FACILITY_ID"
-        let arguments = try ParsedArguments(words, usage: usage)
+    static let areas = Command(
+        "areas", arguments: [.positional("FACILITY_ID", .integer, help: "a facility id from 'facilities'")],
+        summary: "Areas of one facility (cached)."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1, let facility = Int(arguments.positionals[0]) else {
             throw ShellError.usage("Give one FACILITY_ID (a number from 'facilities'). Usage: \(usage)")
         }
@@ -89,8 +88,7 @@ enum FacilitiesCommands {
         return CommandOutput(render(lines, note: note), data: data.merging(["areas": .array(items)]) { $1 })
     }
 
-    static let templates = Command("templates", summary: "Active inspection templates (cached).") { context, words in
-        _ = try ParsedArguments(words, usage: "templates")
+    static let templates = Command("templates", summary: "Active inspection templates (cached).") { context, _ in
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.templates() }
         let (data, note) = phase(loaded, noun: "templates")
@@ -108,8 +106,7 @@ enum FacilitiesCommands {
     static let clearCache = Command(
         "clear-cache", summary: "Delete cached facilities, areas and templates (never inspections, issues or photos).",
         help: "The next 'sync' pulls them again (seed 001 §20, rule 19)."
-    ) { context, words in
-        _ = try ParsedArguments(words, usage: "clear-cache")
+    ) { context, _ in
         let engine = try await context.engine()
         try read { try engine.app.reference.clearCache() }
         return CommandOutput(

@@ -22,8 +22,7 @@ enum FollowUpCommands {
         help: "Reads the local cache (no request); 'sync' refreshes it. Start one with 'start --follow-up ID':\n"
             + "it opens prefilled from the parent's answers, even when the parent is not on this device.\n"
             + "Example: follow-ups"
-    ) { context, words in
-        _ = try ParsedArguments(words, usage: "follow-ups")
+    ) { context, _ in
         let service = try await context.engine().app.followUps
         let loaded = try FacilitiesCommands.read { try service.load() }
         let list = loaded.value
@@ -39,14 +38,18 @@ enum FollowUpCommands {
     }
 
     static let scheduleFollowUp = Command(
-        "schedule-follow-up", usage: "PARENT_SERVER_ID YYYY-MM-DD [\"NOTES\"]",
+        "schedule-follow-up",
+        arguments: [
+            .positional("PARENT_SERVER_ID", .integer, help: "the synced inspection to follow up (its server id)"),
+            .positional("YYYY-MM-DD", help: "the day the follow-up is due"),
+            .positional("\"NOTES\"", optional: true, help: "instructions for whoever does it"),
+        ],
         summary: "Plan a follow-up of a synced inspection on the server (online only).",
         help: "Creates the plan on the server (nothing is queued: rule 80); scheduling again re-dates it.\n"
             + "The schedules are pulled afterwards so it shows in 'scheduled'.\n"
             + "Example: schedule-follow-up 501 2026-07-20 \"Re-check the floors\""
-    ) { context, words in
-        let usage = "schedule-follow-up PARENT_SERVER_ID YYYY-MM-DD [\"NOTES\"]"
-        let arguments = try ParsedArguments(words, usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         let values = arguments.positionals
         guard (2...3).contains(values.count) else {
             throw ShellError.usage("Give the parent's server id and a day. Usage: \(usage)")

@@ -79,10 +79,25 @@ enum InspectionCommands {
         return 100
     }
 
+    /// The `LOCAL_ID` of an inspection on this device (a unique prefix will do).
+    static let localIDArgument = CommandArgument.positional(
+        "LOCAL_ID", .inspectionID, help: "an inspection's local id ('inspections' lists them)")
+    /// The `--yes` a destructive command needs.
+    static let yesFlag = CommandArgument.flag("yes", required: true, help: "confirm: this cannot be undone")
+
     // MARK: Commands
 
     static let start = Command(
-        "start", usage: "--template ID --facility ID [--area ID] | --schedule ID [--area ID] | --follow-up PARENT_ID",
+        "start",
+        arguments: [
+            .option("template", "ID", .integer, required: true, help: "an active template from 'templates'"),
+            .option("facility", "ID", .integer, required: true, help: "an active facility from 'facilities'"),
+            .option("area", "ID", .integer, help: "an area of the facility ('areas FACILITY_ID')"),
+            .option(
+                "schedule", "ID", .integer, required: true, help: "a row of 'scheduled' (its template and facility)"),
+            .option("follow-up", "PARENT_ID", required: true, help: "re-inspect a parent, prefilled from its answers"),
+        ],
+        forms: [["template", "facility", "area"], ["schedule", "area"], ["follow-up"]],
         summary: "Start a new draft and make it current; prints its local id.",
         help: "The template and facility must be active ones on this device ('templates', 'facilities');\n"
             + "the area must belong to the facility ('areas FACILITY_ID').\n"
@@ -91,18 +106,16 @@ enum InspectionCommands {
             + "--follow-up PARENT_ID re-inspects a parent (server id from 'follow-ups', or a local completed\n"
             + "inspection's id), prefilled from the parent's answers; --area may still narrow either.\n"
             + "Example: start --template 3 --facility 11 --area 111"
-    ) { context, words in
-        let usage = "start --template ID --facility ID [--area ID] | --schedule ID [--area ID] | --follow-up PARENT_ID"
-        let arguments = try ParsedArguments(
-            words, valueOptions: ["template", "facility", "area", "schedule", "follow-up"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.isEmpty else { throw ShellError.usage("start takes only options. Usage: \(usage)") }
-        let area = try arguments.intOption("area", usage: usage)
+        let area = try arguments.intOption("area")
         // Issue 9: a schedule or a follow-up supplies template and facility and links the draft to it.
-        if let linked = try await ScheduleCommands.linkedStart(context, arguments, area: area, usage: usage) {
+        if let linked = try await ScheduleCommands.linkedStart(context, arguments, area: area) {
             return linked
         }
-        guard let template = try arguments.intOption("template", usage: usage),
-            let facility = try arguments.intOption("facility", usage: usage)
+        guard let template = try arguments.intOption("template"),
+            let facility = try arguments.intOption("facility")
         else {
             throw ShellError.usage("Give --template ID and --facility ID. Usage: \(usage)")
         }
@@ -124,8 +137,7 @@ enum InspectionCommands {
             data: ["local_id": .string(inspection.localID), "inspection": summary(inspection)])
     }
 
-    static let drafts = Command("drafts", summary: "Local drafts with their badge.") { context, words in
-        _ = try ParsedArguments(words, usage: "drafts")
+    static let drafts = Command("drafts", summary: "Local drafts with their badge.") { context, _ in
         let engine = try await context.engine()
         let list = try perform { try engine.app.inspections.list(draftsOnly: true) }
         return CommandOutput(
@@ -133,9 +145,7 @@ enum InspectionCommands {
             data: ["drafts": .array(list.map(summary)), "phase": .string(list.isEmpty ? "empty" : "content")])
     }
 
-    static let inspections = Command("inspections", summary: "Every local inspection with its badge.") {
-        context, words in
-        _ = try ParsedArguments(words, usage: "inspections")
+    static let inspections = Command("inspections", summary: "Every local inspection with its badge.") { context, _ in
         let engine = try await context.engine()
         let list = try perform { try engine.app.inspections.list() }
         return CommandOutput(
@@ -145,10 +155,10 @@ enum InspectionCommands {
             ])
     }
 
-    static let open = Command("open", usage: "LOCAL_ID", summary: "Make a local inspection current.") {
-        context, words in
-        let usage = "open LOCAL_ID"
-        let arguments = try ParsedArguments(words, usage: usage)
+    static let open = Command(
+        "open", arguments: [localIDArgument], summary: "Make a local inspection current."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         let engine = try await context.engine()
         let inspection = try perform { try engine.app.inspections.inspection(localID: arguments.positionals[0]) }
@@ -163,12 +173,11 @@ enum InspectionCommands {
     }
 
     static let form = Command(
-        "form", usage: "[--stacked]", summary: "Draw the current inspection's form with its answers.",
+        "form", arguments: [.flag("stacked", help: "one field per line, whatever the width")],
+        summary: "Draw the current inspection's form with its answers.",
         help: "The form is the schema pinned when the inspection started, even if the template changed since.\n"
             + "Below 100 columns (or with --stacked) fields are listed one per line."
-    ) { context, words in
-        let usage = "form [--stacked]"
-        let arguments = try ParsedArguments(words, switches: ["stacked"], usage: usage)
+    ) { context, arguments in
         let engine = try await context.engine()
         let inspection = try perform { try engine.app.inspections.inspection(localID: try currentID(context)) }
         let schema = inspection.schema
@@ -186,11 +195,17 @@ enum InspectionCommands {
     }
 
     static let answer = Command(
-        "answer", usage: "FIELD_ID VALUE…", summary: "Set an answer on the current draft (saved at once).",
+        "answer",
+        arguments: [
+            .positional("FIELD_ID", .fieldID, help: "a field id of the current form ('form' shows them)"),
+            .positional("VALUE", repeating: true, help: "the answer, typed by the field"),
+        ],
+        rawWords: true, summary: "Set an answer on the current draft (saved at once).",
         help: "Typed by the field: rating 0–5 (0 clears); checkbox true/false; radio/select an option; pass_fail\n"
             + "Pass/Fail; checkbox_group options; table ROW COLUMN VALUE; text as given.\nExample: answer 2 4"
-    ) { context, words in
-        let usage = "answer FIELD_ID VALUE…"
+    ) { context, arguments in
+        let usage = arguments.usage
+        let words = arguments.words
         guard let field = words.first else { throw ShellError.usage("Give FIELD_ID and a value. Usage: \(usage)") }
         let engine = try await context.engine()
         let id = try currentID(context)
@@ -202,8 +217,7 @@ enum InspectionCommands {
             data: ["local_id": .string(id), "field_id": .string(field), "value": value ?? .null])
     }
 
-    static let save = Command("save", summary: "Save the current draft.") { context, words in
-        _ = try ParsedArguments(words, usage: "save")
+    static let save = Command("save", summary: "Save the current draft.") { context, _ in
         let engine = try await context.engine()
         let id = try currentID(context)
         try perform { try engine.app.inspections.save(localID: id) }
@@ -211,13 +225,12 @@ enum InspectionCommands {
     }
 
     static let submit = Command(
-        "submit", usage: "[--gps LAT,LON]",
+        "submit", arguments: [.option("gps", "LAT,LON", help: "where the inspection was done, in degrees")],
         summary: "Validate required fields, score, and queue the current inspection for sync.",
         help:
             "Refused with the list of required fields still unanswered. GPS is optional.\nExample: submit --gps 40.7,-74.0"
-    ) { context, words in
-        let usage = "submit [--gps LAT,LON]"
-        let arguments = try ParsedArguments(words, valueOptions: ["gps"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         var location: Coordinate?
         if let text = arguments.option("gps") {
             guard let parsed = Coordinate(text: text) else {
@@ -251,10 +264,10 @@ enum InspectionCommands {
     }
 
     static let deleteDraft = Command(
-        "delete-draft", usage: "LOCAL_ID --yes", summary: "Delete a draft (drafts only; needs --yes)."
-    ) { context, words in
-        let usage = "delete-draft LOCAL_ID --yes"
-        let arguments = try ParsedArguments(words, switches: ["yes"], usage: usage)
+        "delete-draft", arguments: [localIDArgument, yesFlag],
+        summary: "Delete a draft (drafts only; needs --yes)."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         guard arguments.has("yes") else {
             throw ShellError.usage("Deleting a draft cannot be undone; add --yes to confirm. Usage: \(usage)")
@@ -291,12 +304,12 @@ enum InspectionCommands {
     }
 
     static let history = Command(
-        "history", usage: "[--page N]", summary: "Completed inspections on the server (online only), 30 a page.",
+        "history", arguments: [.option("page", "N", .integer, help: "the page, counting from 1")],
+        summary: "Completed inspections on the server (online only), 30 a page.",
         help: "Pages count from 1.\nExample: history --page 2"
-    ) { context, words in
-        let usage = "history [--page N]"
-        let arguments = try ParsedArguments(words, valueOptions: ["page"], usage: usage)
-        let page = try arguments.intOption("page", usage: usage) ?? 1
+    ) { context, arguments in
+        let usage = arguments.usage
+        let page = try arguments.intOption("page") ?? 1
         guard page >= 1 else { throw ShellError.usage("--page counts from 1. Usage: \(usage)") }
         let engine = try await context.engine()
         let result = try await online { try await engine.app.history.page(page - 1) }
@@ -317,10 +330,11 @@ enum InspectionCommands {
     }
 
     static let inspectionShow = Command(
-        "inspection show", usage: "SERVER_ID", summary: "One inspection from the server (online only)."
-    ) { context, words in
-        let usage = "inspection show SERVER_ID"
-        let arguments = try ParsedArguments(words, usage: usage)
+        "inspection show",
+        arguments: [.positional("SERVER_ID", .integer, help: "a server id from 'history'")],
+        summary: "One inspection from the server (online only)."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1, let id = Int(arguments.positionals[0]) else {
             throw ShellError.usage("Give one SERVER_ID (a number from 'history'). Usage: \(usage)")
         }
@@ -340,13 +354,12 @@ enum InspectionCommands {
     }
 
     static let inspectionRetry = Command(
-        "inspection retry", usage: "LOCAL_ID",
+        "inspection retry", arguments: [localIDArgument],
         summary: "Queue a failed inspection again (it is never retried automatically).",
         help:
             "See 'status' for failed items and their reasons.\nExample: inspection retry 0d81f48c-9242-490d-99e7-a87d24aaa1aa"
-    ) { context, words in
-        let usage = "inspection retry LOCAL_ID"
-        let arguments = try ParsedArguments(words, usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         let localID = arguments.positionals[0]
         let engine = try await context.engine()
@@ -357,13 +370,12 @@ enum InspectionCommands {
     }
 
     static let inspectionDiscard = Command(
-        "inspection discard", usage: "LOCAL_ID --yes",
+        "inspection discard", arguments: [localIDArgument, yesFlag],
         summary: "Delete a failed inspection with its photos and unsynced issues (needs --yes).",
         help: "Only a failed inspection can be discarded; nothing is ever deleted because of an error alone.\n"
             + "Example: inspection discard 0d81f48c-9242-490d-99e7-a87d24aaa1aa --yes"
-    ) { context, words in
-        let usage = "inspection discard LOCAL_ID --yes"
-        let arguments = try ParsedArguments(words, switches: ["yes"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         let localID = arguments.positionals[0]
         guard arguments.has("yes") else {

@@ -108,13 +108,18 @@ enum IssueCommands {
     // MARK: Creating issues
 
     static let flag = Command(
-        "flag", usage: "SEVERITY \"DESCRIPTION\" [--photo FILE]…",
+        "flag",
+        arguments: [
+            .positional(
+                "SEVERITY", .choice(["low", "medium", "high", "critical"]), help: "low, medium, high or critical"),
+            .positional("\"DESCRIPTION\"", help: "what is wrong, quoted"),
+            .option("photo", "FILE", .file, repeating: true, help: "a JPEG to attach (up to 5)"),
+        ],
         summary: "Flag an issue on the current inspection (facility and area from it).",
         help: "SEVERITY is low, medium, high or critical. The issue is sent after its inspection.\n"
             + "Example: flag high \"Leaking supply line\" --photo sink.jpg"
-    ) { context, words in
-        let usage = "flag SEVERITY \"DESCRIPTION\" [--photo FILE]…"
-        let arguments = try ParsedArguments(words, valueOptions: ["photo"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 2 else {
             throw ShellError.usage("Give SEVERITY and one quoted DESCRIPTION. Usage: \(usage)")
         }
@@ -129,22 +134,29 @@ enum IssueCommands {
     }
 
     static let issueNew = Command(
-        "issue new", usage: "--facility ID [--contract ID] [--area ID] SEVERITY \"DESCRIPTION\" [--photo FILE]…",
+        "issue new",
+        arguments: [
+            .option("facility", "ID", .integer, required: true, help: "an active facility from 'facilities'"),
+            .option("contract", "ID", .integer, help: "narrow the facility choice to one contract first"),
+            .option("area", "ID", .integer, help: "an area of the facility ('areas FACILITY_ID')"),
+            .positional(
+                "SEVERITY", .choice(["low", "medium", "high", "critical"]), help: "low, medium, high or critical"),
+            .positional("\"DESCRIPTION\"", help: "what is wrong, quoted"),
+            .option("photo", "FILE", .file, repeating: true, help: "a JPEG to attach (up to 5)"),
+        ],
         summary: "A standalone issue (up to 5 photos).",
         help: "The facility must be an active one ('facilities'); --contract narrows the choice first.\n"
             + "Example: issue new --facility 21 --area 212 medium \"Hand dryer not working\" --photo dryer.jpg"
-    ) { context, words in
-        let usage = "issue new --facility ID [--contract ID] [--area ID] SEVERITY \"DESCRIPTION\" [--photo FILE]…"
-        let arguments = try ParsedArguments(
-            words, valueOptions: ["facility", "area", "contract", "photo"], usage: usage)
-        guard let facility = try arguments.intOption("facility", usage: usage) else {
+    ) { context, arguments in
+        let usage = arguments.usage
+        guard let facility = try arguments.intOption("facility") else {
             throw ShellError.usage("Give --facility ID. Usage: \(usage)")
         }
         guard arguments.positionals.count == 2 else {
             throw ShellError.usage("Give SEVERITY and one quoted DESCRIPTION. Usage: \(usage)")
         }
-        let area = try arguments.intOption("area", usage: usage)
-        let contract = try arguments.intOption("contract", usage: usage)
+        let area = try arguments.intOption("area")
+        let contract = try arguments.intOption("contract")
         let engine = try await context.engine()
         let issue = try perform {
             try engine.app.issues.createStandalone(
@@ -158,10 +170,10 @@ enum IssueCommands {
     // MARK: Reading
 
     static let issues = Command(
-        "issues", usage: "[--all]", summary: "Local issues, newest first; --all includes resolved ones."
-    ) { context, words in
-        let usage = "issues [--all]"
-        let arguments = try ParsedArguments(words, switches: ["all"], usage: usage)
+        "issues", arguments: [.flag("all", help: "include resolved issues")],
+        summary: "Local issues, newest first; --all includes resolved ones."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.isEmpty else {
             throw ShellError.usage("issues takes no arguments. Usage: \(usage)")
         }
@@ -177,16 +189,20 @@ enum IssueCommands {
             ])
     }
 
-    static func oneID(_ words: [String], usage: String) throws -> String {
-        let arguments = try ParsedArguments(words, usage: usage)
+    /// The `ID` every `issue` subcommand takes: a server id or a local id (a unique prefix will do).
+    static let idArgument = CommandArgument.positional("ID", .issueID, help: "a server id (49) or a local id")
+
+    static func oneID(_ arguments: ParsedArguments) throws -> String {
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one ID. Usage: \(usage)") }
         return arguments.positionals[0]
     }
 
     static let issueShow = Command(
-        "issue show", usage: "ID", summary: "One issue with every field and its photos (server id or local id)."
-    ) { context, words in
-        let id = try oneID(words, usage: "issue show ID")
+        "issue show", arguments: [idArgument],
+        summary: "One issue with every field and its photos (server id or local id)."
+    ) { context, arguments in
+        let id = try oneID(arguments)
         let engine = try await context.engine()
         let issue = try perform { try engine.app.issues.issue(id: id) }
         let data = detail(issue, engine: engine)
@@ -200,10 +216,11 @@ enum IssueCommands {
     }
 
     static let issueComments = Command(
-        "issue comments", usage: "ID [--add \"TEXT\"]", summary: "An issue's comments (online only); --add posts one."
-    ) { context, words in
-        let usage = "issue comments ID [--add \"TEXT\"]"
-        let arguments = try ParsedArguments(words, valueOptions: ["add"], usage: usage)
+        "issue comments",
+        arguments: [idArgument, .option("add", "\"TEXT\"", help: "post this comment (online only)")],
+        summary: "An issue's comments (online only); --add posts one."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one ID. Usage: \(usage)") }
         let engine = try await context.engine()
         let id = arguments.positionals[0]
@@ -233,10 +250,14 @@ enum IssueCommands {
     }
 
     static let issueStatus = Command(
-        "issue status", usage: "ID STATUS", summary: "Set open, in_progress or resolved (local at once, queued)."
-    ) { context, words in
-        let usage = "issue status ID STATUS"
-        let arguments = try ParsedArguments(words, usage: usage)
+        "issue status",
+        arguments: [
+            idArgument,
+            .positional("STATUS", .choice(["open", "in_progress", "resolved"]), help: "open, in_progress or resolved"),
+        ],
+        summary: "Set open, in_progress or resolved (local at once, queued)."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 2 else { throw ShellError.usage("Give ID and STATUS. Usage: \(usage)") }
         let engine = try await context.engine()
         let issue = try perform {
@@ -252,12 +273,17 @@ enum IssueCommands {
     }
 
     static let issueHandler = Command(
-        "issue handler", usage: "ID TYPE [--name N] [--contact C] [--notes T]",
+        "issue handler",
+        arguments: [
+            idArgument,
+            .positional("TYPE", .choice(["internal", "facility", "vendor"]), help: "internal, facility or vendor"),
+            .option("name", "N", help: "the handler's name"), .option("contact", "C", help: "how to reach them"),
+            .option("notes", "T", help: "notes for the handler"),
+        ],
         summary: "Set \"Handled By\": internal, facility or vendor (local at once, queued).",
         help: "Example: issue handler 49 vendor --name \"Dryer Pros\" --contact 555-0142"
-    ) { context, words in
-        let usage = "issue handler ID TYPE [--name N] [--contact C] [--notes T]"
-        let arguments = try ParsedArguments(words, valueOptions: ["name", "contact", "notes"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 2 else { throw ShellError.usage("Give ID and TYPE. Usage: \(usage)") }
         let update = IssueHandlerUpdate(
             type: arguments.positionals[1].lowercased(), name: arguments.option("name"),
@@ -273,9 +299,10 @@ enum IssueCommands {
             ])
     }
 
-    static let issueRetry = Command("issue retry", usage: "ID", summary: "Put a failed issue back in the outbox.") {
-        context, words in
-        let id = try oneID(words, usage: "issue retry ID")
+    static let issueRetry = Command(
+        "issue retry", arguments: [idArgument], summary: "Put a failed issue back in the outbox."
+    ) { context, arguments in
+        let id = try oneID(arguments)
         let engine = try await context.engine()
         let issue = try perform { try engine.app.issues.retry(id: id) }
         await nudgeSync(engine)
@@ -285,9 +312,9 @@ enum IssueCommands {
     }
 
     static let issueDiscard = Command(
-        "issue discard", usage: "ID", summary: "Discard a failed issue and its photos."
-    ) { context, words in
-        let id = try oneID(words, usage: "issue discard ID")
+        "issue discard", arguments: [idArgument], summary: "Discard a failed issue and its photos."
+    ) { context, arguments in
+        let id = try oneID(arguments)
         let engine = try await context.engine()
         let issue = try perform { try engine.app.issues.issue(id: id) }
         try perform { try engine.app.issues.discard(id: id) }

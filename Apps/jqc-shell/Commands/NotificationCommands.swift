@@ -15,14 +15,14 @@ enum NotificationCommands {
     }
 
     static let notifications = Command(
-        "notifications", usage: "[--mark-read]",
+        "notifications",
+        arguments: [.flag("mark-read", help: "mark every unread notification read, here and on the server")],
         summary: "List the pulled notifications, newest first; --mark-read marks every unread one read.",
         help: "Lists what the last syncs and polls pulled (no request is sent); listing alone marks nothing read.\n"
             + "--mark-read marks every unread one read here at once and tells the server (queued while offline;\n"
             + "the next sync sends it).\nExample: notifications --mark-read"
-    ) { context, words in
-        let usage = "notifications [--mark-read]"
-        let arguments = try ParsedArguments(words, switches: ["mark-read"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.isEmpty else {
             throw ShellError.usage("notifications takes no arguments. Usage: \(usage)")
         }

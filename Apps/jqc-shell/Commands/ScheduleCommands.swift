@@ -33,10 +33,11 @@ enum ScheduleCommands {
 
     /// The `start` forms linked to a schedule or a follow-up, or `nil` when neither option was given.
     /// - Throws: ``ShellError`` with the feature's sentence.
-    static func linkedStart(_ context: CommandContext, _ arguments: ParsedArguments, area: Int?, usage: String)
+    static func linkedStart(_ context: CommandContext, _ arguments: ParsedArguments, area: Int?)
         async throws -> CommandOutput?
     {
-        let schedule = try arguments.intOption("schedule", usage: usage)
+        let usage = arguments.usage
+        let schedule = try arguments.intOption("schedule")
         let parent = arguments.option("follow-up")
         guard schedule != nil || parent != nil else { return nil }
         guard schedule == nil || parent == nil, arguments.option("template") == nil,
@@ -86,8 +87,7 @@ enum ScheduleCommands {
         "scheduled", summary: "The scheduled inspections pulled for you, by due date (overdue marked).",
         help: "Reads the local cache (no request); 'sync' refreshes it. Overdue is judged against the server's\n"
             + "today, never this device's clock. Start one with 'start --schedule ID'.\nExample: scheduled"
-    ) { context, words in
-        _ = try ParsedArguments(words, usage: "scheduled")
+    ) { context, _ in
         let scheduling = try await context.engine().app.scheduling
         let loaded = try FacilitiesCommands.read { try scheduling.load() }
         let list = loaded.value

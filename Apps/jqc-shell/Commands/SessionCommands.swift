@@ -20,11 +20,15 @@ enum SessionCommands {
     }
 
     static let login = Command(
-        "login", usage: "USER [--password P]", summary: "Sign in (prompts for the password on a terminal).",
+        "login",
+        arguments: [
+            .positional("USER", help: "your user name"),
+            .option("password", "P", help: "the password (else $JQC_PASSWORD, else a prompt)"),
+        ],
+        summary: "Sign in (prompts for the password on a terminal).",
         help: "The password comes from --password, else $JQC_PASSWORD, else a prompt.\nExample: login alex"
-    ) { context, words in
-        let usage = "login USER [--password P]"
-        let arguments = try ParsedArguments(words, valueOptions: ["password"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one USER. Usage: \(usage)") }
         let username = arguments.positionals[0]
         let password: String
@@ -72,12 +76,17 @@ enum SessionCommands {
     }
 
     static let server = Command(
-        "server", usage: "[embedded|primary|secondary|URL] [--yes]",
+        "server",
+        arguments: [
+            .positional(
+                "embedded|primary|secondary|URL", .choice(["embedded", "primary", "secondary"]), optional: true,
+                help: "the server to switch to"),
+            .flag("yes", help: "confirm the switch (it signs you out)"),
+        ],
         summary: "Show the server, or switch (signs out and clears server-pulled data; needs --yes).",
         help: "Unsynced local work is kept across a switch.\nExample: server secondary --yes"
-    ) { context, words in
-        let usage = "server [embedded|primary|secondary|URL] [--yes]"
-        let arguments = try ParsedArguments(words, switches: ["yes"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         let engine = try await context.engine()
         guard let target = arguments.positionals.first else {
             return CommandOutput(
