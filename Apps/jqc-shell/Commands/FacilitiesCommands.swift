@@ -39,7 +39,7 @@ enum FacilitiesCommands {
         return CommandOutput(
             render(lines, note: note),
             data: data.merging([
-                "contracts": .array(loaded.value.map { .object(["id": .int(Int64($0.id)), "name": .string($0.name)]) })
+                "contracts": .array(loaded.value.map { ViewJSON.value(ContractView($0)) })
             ]) { $1 })
     }
 
@@ -56,14 +56,7 @@ enum FacilitiesCommands {
         let loaded = try read { try engine.app.reference.facilities(contractID: contract) }
         let (data, note) = phase(loaded, noun: "facilities")
         let lines = loaded.value.map { "\($0.id)  \($0.name)  — \($0.projectName ?? "no contract")" }
-        let items: [JSONValue] = loaded.value.map { facility in
-            .object([
-                "id": .int(Int64(facility.id)), "name": .string(facility.name),
-                "project_id": facility.projectID.map { .int(Int64($0)) } ?? .null,
-                "project_name": facility.projectName.map(JSONValue.string) ?? .null,
-                "is_active": .bool(facility.isActive),
-            ])
-        }
+        let items = loaded.value.map { ViewJSON.value(FacilityView($0)) }
         return CommandOutput(render(lines, note: note), data: data.merging(["facilities": .array(items)]) { $1 })
     }
 
@@ -79,12 +72,7 @@ enum FacilitiesCommands {
         let loaded = try read { try engine.app.reference.areas(facilityID: facility) }
         let (data, note) = phase(loaded, noun: "areas")
         let lines = loaded.value.map { "\($0.id)  \($0.name)" + ($0.areaType.map { " (\($0))" } ?? "") }
-        let items: [JSONValue] = loaded.value.map { area in
-            .object([
-                "id": .int(Int64(area.id)), "facility_id": .int(Int64(area.facilityID)), "name": .string(area.name),
-                "area_type": area.areaType.map(JSONValue.string) ?? .null,
-            ])
-        }
+        let items = loaded.value.map { ViewJSON.value(AreaView($0)) }
         return CommandOutput(render(lines, note: note), data: data.merging(["areas": .array(items)]) { $1 })
     }
 
@@ -93,13 +81,7 @@ enum FacilitiesCommands {
         let loaded = try read { try engine.app.reference.templates() }
         let (data, note) = phase(loaded, noun: "templates")
         let lines = loaded.value.map { "\($0.id)  \($0.name)" + ($0.description.map { " — \($0)" } ?? "") }
-        let items: [JSONValue] = loaded.value.map { template in
-            .object([
-                "id": .int(Int64(template.id)), "name": .string(template.name),
-                "description": template.description.map(JSONValue.string) ?? .null,
-                "is_active": .bool(template.isActive), "schema_hash": .string(template.schemaHash),
-            ])
-        }
+        let items = loaded.value.map { ViewJSON.value(TemplateView($0)) }
         return CommandOutput(render(lines, note: note), data: data.merging(["templates": .array(items)]) { $1 })
     }
 

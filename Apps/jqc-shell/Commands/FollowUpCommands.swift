@@ -9,13 +9,7 @@ import JQCScheduling
 enum FollowUpCommands {
     static let commands: [Command] = [followUps, scheduleFollowUp]
 
-    static func json(_ request: FollowUpRequest) -> JSONValue {
-        .object([
-            "id": .int(Int64(request.serverID)), "facility_id": .int(Int64(request.facilityID)),
-            "template_id": .int(Int64(request.templateID)), "note": request.note.map(JSONValue.string) ?? .null,
-            "inspection_date": request.inspectionDate.map(JSONValue.string) ?? .null,
-        ])
-    }
+    static func json(_ request: FollowUpRequest) -> JSONValue { ViewJSON.value(FollowUpView(request)) }
 
     static let followUps = Command(
         "follow-ups", summary: "Inspections whose follow-up was requested and not yet done.",

@@ -43,20 +43,7 @@ enum InspectionCommands {
         await engine.app.autosave.start(openDraft: { directory.readText("current") })
     }
 
-    static func summary(_ inspection: Inspection) -> JSONValue {
-        .object([
-            "local_id": .string(inspection.localID),
-            "server_id": inspection.serverID.map { .int(Int64($0)) } ?? .null,
-            "template_id": .int(Int64(inspection.templateID)), "template_name": .string(inspection.templateName),
-            "facility_id": .int(Int64(inspection.facilityID)), "facility_name": .string(inspection.facilityName),
-            "area_id": inspection.areaID.map { .int(Int64($0)) } ?? .null,
-            "status": .string(inspection.status.rawValue), "sync_status": .string(inspection.syncStatus.rawValue),
-            "badge": .string(inspection.badge.label), "badge_colour": .string(inspection.badge.colour),
-            "overall_score": inspection.overallScore.map(JSONValue.double) ?? .null,
-            "sync_error": inspection.syncError.map(JSONValue.string) ?? .null,
-            "schema_hash": .string(inspection.schemaHash),
-        ])
-    }
+    static func summary(_ inspection: Inspection) -> JSONValue { ViewJSON.value(InspectionSummaryView(inspection)) }
 
     static func line(_ inspection: Inspection) -> String {
         var text =
@@ -279,17 +266,7 @@ enum InspectionCommands {
         return CommandOutput("Draft \(id) deleted.", data: ["local_id": .string(id), "deleted": true])
     }
 
-    static func historyJSON(_ row: HistoryInspection) -> JSONValue {
-        .object([
-            "id": .int(Int64(row.id)), "local_id": row.localID.map(JSONValue.string) ?? .null,
-            "template_name": row.templateName.map(JSONValue.string) ?? .null,
-            "facility_name": row.facilityName.map(JSONValue.string) ?? .null,
-            "area_name": row.areaName.map(JSONValue.string) ?? .null,
-            "inspection_date": row.inspectionDate.map(JSONValue.string) ?? .null,
-            "overall_score": row.overallScore.map(JSONValue.double) ?? .null,
-            "follow_up_required": .bool(row.followUpRequired),
-        ])
-    }
+    static func historyJSON(_ row: HistoryInspection) -> JSONValue { ViewJSON.value(HistoryView(row)) }
 
     static func online<T>(_ body: () async throws -> T) async throws -> T {
         do {

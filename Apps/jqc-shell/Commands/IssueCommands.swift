@@ -23,49 +23,12 @@ enum IssueCommands {
     static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
 
     /// The `issues` row (SHELL.md JSON table).
-    static func summary(_ issue: Issue) -> JSONValue {
-        .object([
-            "local_id": .string(issue.localID), "server_id": int(issue.serverID), "severity": .string(issue.severity),
-            "status": .string(issue.status), "description": .string(issue.description),
-            "sync_status": .string(issue.syncStatus.rawValue), "facility_id": .int(Int64(issue.facilityID)),
-            "inspection_local_id": .string(issue.inspectionLocalID),
-        ])
-    }
+    static func summary(_ issue: Issue) -> JSONValue { ViewJSON.value(IssueSummaryView(issue)) }
 
     /// `issue show`: every field, with `photo_server_paths` and `photo_local_paths`, and the photo section
     /// shown (rule 34).
-    static func detail(_ issue: Issue, engine: ShellEngine) -> [String: JSONValue] {
-        let section = PhotoDisplaySection.forRecord(syncStatus: issue.syncStatus)
-        let urls = issue.photoServerPaths.enumerated().map { index, path -> JSONValue in
-            let serverURL =
-                issue.photoServerURLs.count == issue.photoServerPaths.count
-                ? issue.photoServerURLs[index] : nil
-            return text(
-                PhotoURLResolver.displayURL(serverURL: serverURL, path: path, config: engine.app.server)?
-                    .absoluteString)
-        }
-        return [
-            "local_id": .string(issue.localID), "server_id": int(issue.serverID),
-            "inspection_local_id": .string(issue.inspectionLocalID),
-            "inspection_server_id": int(issue.inspectionServerID),
-            "facility_id": .int(Int64(issue.facilityID)), "facility_name": text(issue.facilityName),
-            "area_id": int(issue.areaID), "area_name": text(issue.areaName), "severity": .string(issue.severity),
-            "description": .string(issue.description), "status": .string(issue.status),
-            "sync_status": .string(issue.syncStatus.rawValue), "sync_error": text(issue.syncError),
-            "sync_attempts": .int(Int64(issue.syncAttempts)),
-            "photo_local_paths": strings(issue.photoLocalPaths), "photo_server_paths": strings(issue.photoServerPaths),
-            "photo_server_urls": .array(urls), "result_photos": strings(issue.resultPhotos),
-            "photo_section": .string(section.rawValue),
-            "photos": section == .local ? strings(issue.photoLocalPaths) : .array(urls),
-            "result_notes": text(issue.resultNotes), "verified_at": text(issue.verifiedAt),
-            "verification_note": text(issue.verificationNote), "reported_by_name": text(issue.reportedByName),
-            "assigned_to_name": text(issue.assignedToName), "handler_type": text(issue.handlerType),
-            "handler_label": text(issue.handlerLabel), "facility_handler_name": text(issue.facilityHandlerName),
-            "facility_handler_contact": text(issue.facilityHandlerContact),
-            "facility_handler_notes": text(issue.facilityHandlerNotes), "vendor_name": text(issue.vendorName),
-            "vendor_contact": text(issue.vendorContact), "vendor_notes": text(issue.vendorNotes),
-            "created_at": text(issue.serverCreatedAt),
-        ]
+    static func detail(_ issue: Issue, engine: ShellEngine) -> IssueDetailView {
+        IssueDetailView(issue, server: engine.app.server)
     }
 
     static func line(_ issue: Issue) -> String {
@@ -205,14 +168,12 @@ enum IssueCommands {
         let id = try oneID(arguments)
         let engine = try await context.engine()
         let issue = try perform { try engine.app.issues.issue(id: id) }
-        let data = detail(issue, engine: engine)
+        let view = detail(issue, engine: engine)
         var lines = [line(issue)]
         if let handler = issue.handlerLabel { lines.append("handled by: \(handler)") }
         if let notes = issue.resultNotes { lines.append("resolution: \(notes)") }
-        let photos = data["photos"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        let section = data["photo_section"]?.stringValue ?? "local"
-        lines += photos.map { "  photo (\(section)): \($0)" }
-        return CommandOutput(lines.joined(separator: "\n"), data: data)
+        lines += view.photos.compactMap { $0 }.map { "  photo (\(view.photoSection)): \($0)" }
+        return CommandOutput(lines.joined(separator: "\n"), data: ViewJSON.object(view))
     }
 
     static let issueComments = Command(
@@ -239,13 +200,7 @@ enum IssueCommands {
                     "\($0.createdAt ?? "")  \($0.authorName ?? "someone"): \($0.body)"
                 }.joined(separator: "\n"),
             data: [
-                "comments": .array(
-                    comments.map {
-                        .object([
-                            "id": .int(Int64($0.id)), "author_name": text($0.authorName), "body": .string($0.body),
-                            "created_at": text($0.createdAt),
-                        ])
-                    })
+                "comments": .array(comments.map { ViewJSON.value(IssueCommentView($0)) })
             ])
     }
 

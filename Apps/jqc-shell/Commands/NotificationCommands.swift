@@ -6,13 +6,7 @@ import JQCNotifications
 enum NotificationCommands {
     static let commands: [Command] = [notifications, dashboard]
 
-    static func json(_ item: NotificationItem) -> JSONValue {
-        .object([
-            "id": .int(item.id), "title": .string(item.title), "body": .string(item.body),
-            "link": item.link.map(JSONValue.string) ?? .null, "event_type": .string(item.eventType),
-            "created_at": .string(item.createdAt), "read": .bool(item.read),
-        ])
-    }
+    static func json(_ item: NotificationItem) -> JSONValue { ViewJSON.value(NotificationView(item)) }
 
     static let notifications = Command(
         "notifications",

@@ -12,12 +12,7 @@ enum ScheduleCommands {
     static func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
 
     static func json(_ schedule: ScheduledInspection, today: CalendarDay?) -> JSONValue {
-        .object([
-            "id": .int(Int64(schedule.serverID)), "facility_id": .int(Int64(schedule.facilityID)),
-            "template_id": .int(Int64(schedule.templateID)), "due_date": .string(schedule.dueDate.text),
-            "is_overdue": .bool(schedule.isOverdue(today: today)), "frequency": .string(schedule.frequency),
-            "instructions": schedule.instructions.map(JSONValue.string) ?? .null,
-        ])
+        ViewJSON.value(ScheduleView(schedule, today: today))
     }
 
     /// The schedule's instructions above a linked draft's form, also when the draft is resumed (seed 001
