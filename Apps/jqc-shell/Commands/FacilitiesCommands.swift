@@ -15,7 +15,8 @@ enum FacilitiesCommands {
         ]
         let note: String?
         switch loaded.phase {
-        case .content: note = loaded.staleReason.map { "showing cached \(noun) — last refresh failed: \($0)" }
+        case .content:
+            note = loaded.staleReason.map { "showing cached \(noun) — last refresh failed: \(Cell.shown($0))" }
         case .loading: note = "No \(noun) on this device yet; run 'sync' (online, signed in) to pull them."
         case .failed: note = "No \(noun) on this device: the last refresh failed. Run 'sync' when online."
         case .empty: note = "The server has no \(noun) for you."
@@ -35,7 +36,7 @@ enum FacilitiesCommands {
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.contracts() }
         let (data, note) = phase(loaded, noun: "contracts")
-        let lines = loaded.value.map { "\($0.id)  \($0.name)" }
+        let lines = loaded.value.map { "\($0.id)  \(Cell.shown($0.name))" }
         return CommandOutput(
             render(lines, note: note),
             data: data.merging([
@@ -55,7 +56,9 @@ enum FacilitiesCommands {
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.facilities(contractID: contract) }
         let (data, note) = phase(loaded, noun: "facilities")
-        let lines = loaded.value.map { "\($0.id)  \($0.name)  — \($0.projectName ?? "no contract")" }
+        let lines = loaded.value.map {
+            "\($0.id)  \(Cell.shown($0.name))  — \(Cell.shown($0.projectName) ?? "no contract")"
+        }
         let items = loaded.value.map { ViewJSON.value(FacilityView($0)) }
         return CommandOutput(render(lines, note: note), data: data.merging(["facilities": .array(items)]) { $1 })
     }
@@ -71,7 +74,9 @@ enum FacilitiesCommands {
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.areas(facilityID: facility) }
         let (data, note) = phase(loaded, noun: "areas")
-        let lines = loaded.value.map { "\($0.id)  \($0.name)" + ($0.areaType.map { " (\($0))" } ?? "") }
+        let lines = loaded.value.map {
+            "\($0.id)  \(Cell.shown($0.name))" + ($0.areaType.map { " (\(Cell.shown($0)))" } ?? "")
+        }
         let items = loaded.value.map { ViewJSON.value(AreaView($0)) }
         return CommandOutput(render(lines, note: note), data: data.merging(["areas": .array(items)]) { $1 })
     }
@@ -80,7 +85,9 @@ enum FacilitiesCommands {
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.templates() }
         let (data, note) = phase(loaded, noun: "templates")
-        let lines = loaded.value.map { "\($0.id)  \($0.name)" + ($0.description.map { " — \($0)" } ?? "") }
+        let lines = loaded.value.map {
+            "\($0.id)  \(Cell.shown($0.name))" + ($0.description.map { " — \(Cell.shown($0))" } ?? "")
+        }
         let items = loaded.value.map { ViewJSON.value(TemplateView($0)) }
         return CommandOutput(render(lines, note: note), data: data.merging(["templates": .array(items)]) { $1 })
     }

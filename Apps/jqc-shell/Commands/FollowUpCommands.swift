@@ -21,9 +21,10 @@ enum FollowUpCommands {
         let loaded = try FacilitiesCommands.read { try service.load() }
         let list = loaded.value
         let lines = list.map { item in
-            "\(item.serverID)  \(item.inspectionDate ?? "—")  "
-                + "\(item.templateName ?? "template \(item.templateID)") — "
-                + "\(item.facilityName ?? "facility \(item.facilityID)")" + (item.note.map { "  — \($0)" } ?? "")
+            "\(item.serverID)  \(Cell.shown(item.inspectionDate) ?? "—")  "
+                + "\(Cell.shown(item.templateName) ?? "template \(item.templateID)") — "
+                + "\(Cell.shown(item.facilityName) ?? "facility \(item.facilityID)")"
+                + (Cell.shown(item.note).map { "  — \($0)" } ?? "")
         }
         let (data, note) = FacilitiesCommands.phase(loaded, noun: "follow-up requests")
         return CommandOutput(

@@ -47,10 +47,10 @@ enum InspectionCommands {
 
     static func line(_ inspection: Inspection) -> String {
         var text =
-            "\(inspection.localID)  [\(inspection.badge.label)]  \(inspection.templateName) — \(inspection.facilityName)"
-        if let area = inspection.areaName { text += " / \(area)" }
+            "\(inspection.localID)  [\(inspection.badge.label)]  \(Cell.shown(inspection.templateName)) — \(Cell.shown(inspection.facilityName))"
+        if let area = inspection.areaName { text += " / \(Cell.shown(area))" }
         if let score = inspection.overallScore { text += "  score \(ScoreExplanation.format(score))" }
-        if let error = inspection.syncError, inspection.syncStatus == .failed { text += "  — \(error)" }
+        if let error = inspection.syncError, inspection.syncStatus == .failed { text += "  — \(Cell.shown(error))" }
         return text
     }
 
@@ -291,7 +291,7 @@ enum InspectionCommands {
         let engine = try await context.engine()
         let result = try await online { try await engine.app.history.page(page - 1) }
         var lines = result.inspections.map { row in
-            "\(row.id)  \(row.inspectionDate ?? "")  \(row.templateName ?? "") — \(row.facilityName ?? "")"
+            "\(row.id)  \(Cell.shown(row.inspectionDate ?? ""))  \(Cell.shown(row.templateName ?? "")) — \(Cell.shown(row.facilityName ?? ""))"
                 + (row.overallScore.map { "  score \(ScoreExplanation.format($0))" } ?? "")
                 + (row.followUpRequired ? "  FOLLOW-UP REQUESTED" : "")
         }
@@ -318,8 +318,8 @@ enum InspectionCommands {
         let engine = try await context.engine()
         let row = try await online { try await engine.app.history.show(serverID: id) }
         var text =
-            "\(row.id)  \(row.inspectionDate ?? "")  \(row.templateName ?? "") — \(row.facilityName ?? "")"
-            + (row.areaName.map { " / \($0)" } ?? "")
+            "\(row.id)  \(Cell.shown(row.inspectionDate ?? ""))  \(Cell.shown(row.templateName ?? "")) — \(Cell.shown(row.facilityName ?? ""))"
+            + (Cell.shown(row.areaName).map { " / \($0)" } ?? "")
             + (row.overallScore.map { "  score \(ScoreExplanation.format($0))" } ?? "")
         if let answers = row.raw["form_data"]?.objectValue, !answers.isEmpty {
             text +=

@@ -33,11 +33,14 @@ enum IssueCommands {
 
     static func line(_ issue: Issue) -> String {
         let id = issue.serverID.map { "#\($0)" } ?? issue.localID
-        var text = "\(id)  [\(issue.severity)] \(issue.status)  \(issue.description)"
-        if let facility = issue.facilityName { text += " — \(facility)" + (issue.areaName.map { " / \($0)" } ?? "") }
+        var text =
+            "\(id)  [\(Cell.shown(issue.severity))] \(Cell.shown(issue.status))  \(Cell.shown(issue.description))"
+        if let facility = Cell.shown(issue.facilityName) {
+            text += " — \(facility)" + (Cell.shown(issue.areaName).map { " / \($0)" } ?? "")
+        }
         switch issue.syncStatus {
         case .pending: text += "  (pending sync)"
-        case .failed: text += "  (sync failed: \(issue.syncError ?? "refused"))"
+        case .failed: text += "  (sync failed: \(Cell.shown(issue.syncError) ?? "refused"))"
         case .synced: break
         }
         return text
@@ -49,9 +52,9 @@ enum IssueCommands {
 
     static func created(_ issue: Issue, _ verb: String) -> CommandOutput {
         CommandOutput(
-            "\(verb) issue \(issue.localID) [\(issue.severity)] at "
-                + (issue.facilityName ?? "facility \(issue.facilityID)")
-                + (issue.areaName.map { " / \($0)" } ?? "")
+            "\(verb) issue \(issue.localID) [\(Cell.shown(issue.severity))] at "
+                + (Cell.shown(issue.facilityName) ?? "facility \(issue.facilityID)")
+                + (Cell.shown(issue.areaName).map { " / \($0)" } ?? "")
                 + (issue.photoLocalPaths.isEmpty ? "" : " with \(issue.photoLocalPaths.count) photo(s)")
                 + ". Queued for sync.",
             data: [
@@ -170,9 +173,9 @@ enum IssueCommands {
         let issue = try perform { try engine.app.issues.issue(id: id) }
         let view = detail(issue, engine: engine)
         var lines = [line(issue)]
-        if let handler = issue.handlerLabel { lines.append("handled by: \(handler)") }
-        if let notes = issue.resultNotes { lines.append("resolution: \(notes)") }
-        lines += view.photos.compactMap { $0 }.map { "  photo (\(view.photoSection)): \($0)" }
+        if let handler = Cell.shown(issue.handlerLabel) { lines.append("handled by: \(handler)") }
+        if let notes = Cell.shown(issue.resultNotes) { lines.append("resolution: \(notes)") }
+        lines += view.photos.compactMap { $0 }.map { "  photo (\(view.photoSection)): \(Cell.shown($0))" }
         return CommandOutput(lines.joined(separator: "\n"), data: ViewJSON.object(view))
     }
 
@@ -197,7 +200,7 @@ enum IssueCommands {
             comments.isEmpty
                 ? "No comments."
                 : comments.map {
-                    "\($0.createdAt ?? "")  \($0.authorName ?? "someone"): \($0.body)"
+                    "\(Cell.shown($0.createdAt) ?? "")  \(Cell.shown($0.authorName) ?? "someone"): \(Cell.shown($0.body))"
                 }.joined(separator: "\n"),
             data: [
                 "comments": .array(comments.map { ViewJSON.value(IssueCommentView($0)) })
@@ -220,7 +223,7 @@ enum IssueCommands {
         }
         await nudgeSync(engine)
         return CommandOutput(
-            "Issue \(issue.displayID) is now \(issue.status); the change is queued for the server.",
+            "Issue \(issue.displayID) is now \(Cell.shown(issue.status)); the change is queued for the server.",
             data: [
                 "local_id": .string(issue.localID), "server_id": int(issue.serverID), "status": .string(issue.status),
                 "queued": true,
@@ -247,7 +250,7 @@ enum IssueCommands {
         let issue = try perform { try engine.app.issues.updateHandler(id: arguments.positionals[0], update) }
         await nudgeSync(engine)
         return CommandOutput(
-            "Issue \(issue.displayID) is handled by \(issue.handlerLabel ?? update.label); queued for the server.",
+            "Issue \(issue.displayID) is handled by \(Cell.shown(issue.handlerLabel ?? update.label)); queued for the server.",
             data: [
                 "local_id": .string(issue.localID), "server_id": int(issue.serverID),
                 "handler_type": text(issue.handlerType), "handler_label": text(issue.handlerLabel), "queued": true,

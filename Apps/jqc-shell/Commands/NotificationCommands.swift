@@ -46,8 +46,8 @@ enum NotificationCommands {
             data["phase"] = .string((items.isEmpty ? LoadPhase.empty : LoadPhase.content).rawValue)
             var lines = items.map { item in
                 let mark = item.read ? "  " : context.output.bold("* ")
-                let body = item.body.isEmpty ? "" : " — " + item.body
-                return "\(mark)\(item.id)  \(item.createdAt)  \(item.title)\(body)"
+                let body = item.body.isEmpty ? "" : " — " + Cell.shown(item.body)
+                return "\(mark)\(item.id)  \(Cell.shown(item.createdAt))  \(Cell.shown(item.title))\(body)"
             }
             if items.isEmpty {
                 lines = ["No notifications pulled yet (they arrive with 'sync' and every minute online)."]
@@ -69,7 +69,7 @@ enum NotificationCommands {
             throw ShellError.failed("No dashboard stats to show: " + (loaded.staleReason ?? "none were fetched yet."))
         }
         if let reason = loaded.staleReason {
-            let note = "showing cached dashboard stats — last refresh failed: \(reason)"
+            let note = "showing cached dashboard stats — last refresh failed: \(Cell.shown(reason))"
             context.output.err(context.output.yellow(note))
         }
         var data: [String: JSONValue] = [:]

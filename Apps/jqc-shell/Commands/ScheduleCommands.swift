@@ -90,12 +90,14 @@ enum ScheduleCommands {
         let lines = list.map { item in
             let overdue = item.isOverdue(today: today) ? context.output.red(" OVERDUE") : ""
             var line =
-                "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(item.frequencyLabel ?? item.frequency)  "
-                + "\(item.templateName ?? "template \(item.templateID)") — "
-                + "\(item.facilityName ?? "facility \(item.facilityID)")"
+                "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(Cell.shown(item.frequencyLabel ?? item.frequency))  "
+                + "\(Cell.shown(item.templateName) ?? "template \(item.templateID)") — "
+                + "\(Cell.shown(item.facilityName) ?? "facility \(item.facilityID)")"
             if let parent = item.parentInspectionID { line += "  (follow-up of \(parent))" }
             if let instructions = item.instructions {
-                line += "\n      Instructions: " + (instructions.split(separator: "\n").first.map(String.init) ?? "")
+                line +=
+                    "\n      Instructions: "
+                    + Cell.shown(instructions.split(separator: "\n").first.map(String.init) ?? "")
             }
             return line
         }

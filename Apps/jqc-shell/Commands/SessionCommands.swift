@@ -52,7 +52,8 @@ enum SessionCommands {
             let sync = engine.app.sync
             Task { _ = try? await sync.sync(explicit: false) }
         }
-        return CommandOutput("Signed in as \(user.displayName) (\(user.role)).", data: userData(user))
+        return CommandOutput(
+            "Signed in as \(Cell.shown(user.displayName)) (\(Cell.shown(user.role))).", data: userData(user))
     }
 
     static let logout = Command(
@@ -71,7 +72,9 @@ enum SessionCommands {
     ) { context, _ in
         let engine = try await context.engine()
         let user = await engine.app.api.currentUser
-        let text = user.map { "\($0.displayName) (\($0.username), \($0.role))" } ?? "Not signed in."
+        let text =
+            user.map { "\(Cell.shown($0.displayName)) (\(Cell.shown($0.username)), \(Cell.shown($0.role)))" }
+            ?? "Not signed in."
         return CommandOutput(text, data: userData(user))
     }
 

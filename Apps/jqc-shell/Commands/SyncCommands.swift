@@ -140,7 +140,9 @@ enum SyncCommands {
             "  \(stage.name.padding(toLength: 18, withPad: " ", startingAt: 0)) pushed \(stage.pushed)  pulled \(stage.pulled)  "
                 + "failed \(stage.failed)  \(String(format: "%.2f", stage.seconds)) s"
                 + (stage.deferred > 0 ? "  waiting \(stage.deferred)" : "")
-                + (stage.error.map { "  — \($0)" } ?? stage.deferredReason.map { "  — will retry: \($0)" } ?? "")
+                + (Cell.shown(stage.error).map { "  — \($0)" } ?? Cell.shown(stage.deferredReason).map {
+                    "  — will retry: \($0)"
+                } ?? "")
         }
         if lines.isEmpty { lines = ["  (no stages registered yet)"] }
         if let stop = report.stoppedBy { lines.append(context.output.yellow("stopped: \(stop.message)")) }
