@@ -114,3 +114,26 @@ struct CommandDeclarationTests {
         #expect(candidates(10) == [])  // echo declares no options
     }
 }
+
+extension CommandDeclarationTests {
+    @Test("words are parsed against the declaration: unknown options, missing values and non-integers get the usage")
+    func parsing() throws {
+        let harness = ShellHarness()
+        for (command, sentence) in [
+            ("facilities --bogus", "Unknown option --bogus. Usage: facilities [--contract ID]"),
+            ("history --page x", "--page must be a whole number, not 'x'. Usage: history [--page N]"),
+            ("issue new --area x low d", "--area must be a whole number, not 'x'. Usage: issue new --facility ID"),
+            ("areas --contract=2", "Unknown option --contract. Usage: areas FACILITY_ID"),
+            ("issues --all=yes", "Unknown option --all. Usage: issues [--all]"),
+            ("login alex --password", "--password needs a value. Usage: login USER [--password P]"),
+            ("dashboard --now", "Unknown option --now. Usage: dashboard"),
+        ] {
+            let run = try harness.run(["-c", command])
+            #expect(run.status == 1, "\(command)")
+            #expect(run.stderr.contains(sentence), "\(command): \(run.stderr)")
+        }
+        // echo and answer take their words as typed.
+        let echo = try harness.run(["-c", "echo --anything --goes"])
+        #expect(echo.stdout == "--anything\n--goes\n")
+    }
+}
