@@ -6,20 +6,7 @@ enum CoreCommands {
     static let commands: [Command] = [help, quit, echo, complete]
 
     /// One declared argument as `help COMMAND --json` lists it.
-    static func json(_ argument: CommandArgument) -> JSONValue {
-        let kind: String
-        switch argument.kind {
-        case .positional: kind = "positional"
-        case .option: kind = "option"
-        case .flag: kind = "flag"
-        }
-        return .object([
-            "name": .string(argument.name), "kind": .string(kind), "synopsis": .string(argument.synopsis),
-            "required": .bool(argument.isRequired), "repeating": .bool(argument.isRepeating),
-            "help": .string(argument.help), "type": .string(argument.value.name),
-            "choices": .array(argument.value.choices.map(JSONValue.string)),
-        ])
-    }
+    static func json(_ argument: CommandArgument) -> JSONValue { ViewJSON.value(ArgumentView(argument)) }
 
     static let help = Command(
         "help",

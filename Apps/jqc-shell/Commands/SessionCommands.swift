@@ -10,14 +10,7 @@ import JQCNetwork
 enum SessionCommands {
     static let commands: [Command] = [login, logout, whoami, server]
 
-    static func userData(_ user: User?) -> [String: JSONValue] {
-        [
-            "username": user.map { .string($0.username) } ?? .null,
-            "display_name": user.map { .string($0.displayName) } ?? .null,
-            "role": user.map { .string($0.role) } ?? .null,
-            "signed_in": .bool(user != nil),
-        ]
-    }
+    static func userData(_ user: User?) -> [String: JSONValue] { ViewJSON.object(UserView(user)) }
 
     static let login = Command(
         "login",
