@@ -24,12 +24,14 @@ struct HostileTextTests {
         "facility_handler_name", "facility_handler_contact", "facility_handler_notes", "result_notes",
     ]
 
-    static func poisoned(_ value: JSONValue, key: String? = nil) -> JSONValue {
+    static func poisoned(_ value: JSONValue, key: String? = nil, payload: String = payload) -> JSONValue {
         switch value {
         case .object(let members):
-            return .object(Dictionary(uniqueKeysWithValues: members.map { ($0.key, poisoned($0.value, key: $0.key)) }))
+            return .object(
+                Dictionary(
+                    uniqueKeysWithValues: members.map { ($0.key, poisoned($0.value, key: $0.key, payload: payload)) }))
         case .array(let items):
-            return .array(items.map { poisoned($0, key: key) })
+            return .array(items.map { poisoned($0, key: key, payload: payload) })
         case .string(let text) where key.map(keys.contains) == true:
             return .string(text + payload)
         default:
@@ -38,11 +40,11 @@ struct HostileTextTests {
     }
 
     /// The demo seed with the payload in every server string, written beside the test's files.
-    static func hostileSeed(in directory: TemporaryDirectory) throws -> URL {
+    static func hostileSeed(in directory: TemporaryDirectory, payload: String = payload) throws -> URL {
         let seed = TestPaths.repositoryRoot.appendingPathComponent("Tooling/JQCDevServer/Resources/seed.json")
         let json = try JSONValue.parse(try Data(contentsOf: seed))
         let url = directory.path("hostile-seed.json")
-        try Data(poisoned(json).jsonString().utf8).write(to: url)
+        try Data(poisoned(json, payload: payload).jsonString().utf8).write(to: url)
         return url
     }
 

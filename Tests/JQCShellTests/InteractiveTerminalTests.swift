@@ -121,6 +121,18 @@ struct InteractiveTerminalTests {
         #expect(try Self.history(directory) == ["echo Kx", "echo fertig", "quit"])
     }
 
+    @Test("Tab completes a command's declared options and choices at the prompt")
+    func optionCompletion() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-pty")
+        let terminal = try Self.shell(directory)
+        terminal.type("issue new --fa\t")
+        try terminal.waitForCursorLine("jqc> issue new --facility")
+        terminal.type("21 me\t")
+        try terminal.waitForCursorLine("jqc> issue new --facility 21 medium")
+        terminal.type("\u{15}quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     @Test("a password typed at the prompt never reaches the history file, in any spelling")
     func passwordNeverStored() throws {
         let directory = TemporaryDirectory(prefix: "jqc-pty")

@@ -9,7 +9,12 @@ enum BackgroundCommands {
     static let commands: [Command] = [background, enable, disable, status]
 
     static let background = Command(
-        "background", usage: "enable|disable|status",
+        "background",
+        arguments: [
+            .positional(
+                "enable|disable|status", .choice(["enable", "disable", "status"]), optional: true,
+                help: "the subcommand (none: the status)")
+        ],
         summary: "Background sync with no shell open: a systemd user timer running 'sync --background'.",
         help:
             "background enable   installs a systemd user service + timer (every 5 minutes; a missed run goes at once)\n"
@@ -17,9 +22,9 @@ enum BackgroundCommands {
             + "background status   whether it is on, what runs it (systemd, cron or none), and the last run\n"
             + "Where systemd's user manager is not reachable, 'enable' prints the unit files and a crontab line.\n"
             + "Example: background enable"
-    ) { context, words in
-        guard words.isEmpty else {
-            throw ShellError.usage("Unknown subcommand '\(words[0])'. Usage: background enable|disable|status")
+    ) { context, arguments in
+        guard arguments.positionals.isEmpty else {
+            throw ShellError.usage("Unknown subcommand '\(arguments.positionals[0])'. Usage: \(arguments.usage)")
         }
         return try report(context)
     }
@@ -29,8 +34,8 @@ enum BackgroundCommands {
         help: "Writes jqc-sync-<hash>.service and .timer into $XDG_CONFIG_HOME/systemd/user (~/.config/systemd/user)\n"
             + "and runs 'systemctl --user enable --now' on the timer. Without systemd it installs nothing and prints\n"
             + "the two unit files and a crontab line instead.\nExample: background enable"
-    ) { context, words in
-        guard words.isEmpty else { throw ShellError.usage("background enable takes no arguments.") }
+    ) { context, arguments in
+        guard arguments.positionals.isEmpty else { throw ShellError.usage("background enable takes no arguments.") }
         let timer = BackgroundTimer(
             dataDirectory: context.dataDirectory.url, passedOptions: passedOptions(context.options))
         guard timer.systemdIsReachable else {
@@ -69,8 +74,8 @@ enum BackgroundCommands {
         "background disable", summary: "Stop background sync (removes the systemd user timer).",
         help: "Disables and removes this data directory's timer and service. A crontab line is yours to remove.\n"
             + "Example: background disable"
-    ) { context, words in
-        guard words.isEmpty else { throw ShellError.usage("background disable takes no arguments.") }
+    ) { context, arguments in
+        guard arguments.positionals.isEmpty else { throw ShellError.usage("background disable takes no arguments.") }
         let timer = BackgroundTimer(dataDirectory: context.dataDirectory.url)
         let removed = timer.disable()
         var lines = [
@@ -88,8 +93,8 @@ enum BackgroundCommands {
 
     static let status = Command(
         "background status", summary: "Whether background sync is on, what runs it, and how its last run went."
-    ) { context, words in
-        guard words.isEmpty else { throw ShellError.usage("background status takes no arguments.") }
+    ) { context, arguments in
+        guard arguments.positionals.isEmpty else { throw ShellError.usage("background status takes no arguments.") }
         return try report(context)
     }
 

@@ -15,7 +15,8 @@ enum FacilitiesCommands {
         ]
         let note: String?
         switch loaded.phase {
-        case .content: note = loaded.staleReason.map { "showing cached \(noun) — last refresh failed: \($0)" }
+        case .content:
+            note = loaded.staleReason.map { "showing cached \(noun) — last refresh failed: \(Cell.shown($0))" }
         case .loading: note = "No \(noun) on this device yet; run 'sync' (online, signed in) to pull them."
         case .failed: note = "No \(noun) on this device: the last refresh failed. Run 'sync' when online."
         case .empty: note = "The server has no \(noun) for you."
@@ -31,85 +32,70 @@ enum FacilitiesCommands {
         do { return try body() } catch { throw ShellError.failed("\(error)") }
     }
 
-    static let contracts = Command("contracts", summary: "Contracts of the active facilities (cached).") {
-        context, words in
-        _ = try ParsedArguments(words, usage: "contracts")
+    static let contracts = Command("contracts", summary: "Contracts of the active facilities (cached).") { context, _ in
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.contracts() }
         let (data, note) = phase(loaded, noun: "contracts")
-        let lines = loaded.value.map { "\($0.id)  \($0.name)" }
+        let lines = loaded.value.map { "\($0.id)  \(Cell.shown($0.name))" }
         return CommandOutput(
             render(lines, note: note),
             data: data.merging([
-                "contracts": .array(loaded.value.map { .object(["id": .int(Int64($0.id)), "name": .string($0.name)]) })
+                "contracts": .array(loaded.value.map { ViewJSON.value(ContractView($0)) })
             ]) { $1 })
     }
 
     static let facilities = Command(
-        "facilities", usage: "[--contract ID]", summary: "Active facilities (cached), optionally of one contract."
-    ) { context, words in
-        let usage = "facilities [--contract ID]"
-        let arguments = try ParsedArguments(words, valueOptions: ["contract"], usage: usage)
+        "facilities", arguments: [.option("contract", "ID", .integer, help: "only the facilities of this contract")],
+        summary: "Active facilities (cached), optionally of one contract."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.isEmpty else {
             throw ShellError.usage("facilities takes no words. Usage: \(usage)")
         }
-        let contract = try arguments.intOption("contract", usage: usage)
+        let contract = try arguments.intOption("contract")
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.facilities(contractID: contract) }
         let (data, note) = phase(loaded, noun: "facilities")
-        let lines = loaded.value.map { "\($0.id)  \($0.name)  — \($0.projectName ?? "no contract")" }
-        let items: [JSONValue] = loaded.value.map { facility in
-            .object([
-                "id": .int(Int64(facility.id)), "name": .string(facility.name),
-                "project_id": facility.projectID.map { .int(Int64($0)) } ?? .null,
-                "project_name": facility.projectName.map(JSONValue.string) ?? .null,
-                "is_active": .bool(facility.isActive),
-            ])
+        let lines = loaded.value.map {
+            "\($0.id)  \(Cell.shown($0.name))  — \(Cell.shown($0.projectName) ?? "no contract")"
         }
+        let items = loaded.value.map { ViewJSON.value(FacilityView($0)) }
         return CommandOutput(render(lines, note: note), data: data.merging(["facilities": .array(items)]) { $1 })
     }
 
-    static let areas = Command("areas", usage: "FACILITY_ID", summary: "Areas of one facility (cached).") {
-        context, words in
-        let usage = "areas FACILITY_ID"
-        let arguments = try ParsedArguments(words, usage: usage)
+    static let areas = Command(
+        "areas", arguments: [.positional("FACILITY_ID", .integer, help: "a facility id from 'facilities'")],
+        summary: "Areas of one facility (cached)."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1, let facility = Int(arguments.positionals[0]) else {
             throw ShellError.usage("Give one FACILITY_ID (a number from 'facilities'). Usage: \(usage)")
         }
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.areas(facilityID: facility) }
         let (data, note) = phase(loaded, noun: "areas")
-        let lines = loaded.value.map { "\($0.id)  \($0.name)" + ($0.areaType.map { " (\($0))" } ?? "") }
-        let items: [JSONValue] = loaded.value.map { area in
-            .object([
-                "id": .int(Int64(area.id)), "facility_id": .int(Int64(area.facilityID)), "name": .string(area.name),
-                "area_type": area.areaType.map(JSONValue.string) ?? .null,
-            ])
+        let lines = loaded.value.map {
+            "\($0.id)  \(Cell.shown($0.name))" + ($0.areaType.map { " (\(Cell.shown($0)))" } ?? "")
         }
+        let items = loaded.value.map { ViewJSON.value(AreaView($0)) }
         return CommandOutput(render(lines, note: note), data: data.merging(["areas": .array(items)]) { $1 })
     }
 
-    static let templates = Command("templates", summary: "Active inspection templates (cached).") { context, words in
-        _ = try ParsedArguments(words, usage: "templates")
+    static let templates = Command("templates", summary: "Active inspection templates (cached).") { context, _ in
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.templates() }
         let (data, note) = phase(loaded, noun: "templates")
-        let lines = loaded.value.map { "\($0.id)  \($0.name)" + ($0.description.map { " — \($0)" } ?? "") }
-        let items: [JSONValue] = loaded.value.map { template in
-            .object([
-                "id": .int(Int64(template.id)), "name": .string(template.name),
-                "description": template.description.map(JSONValue.string) ?? .null,
-                "is_active": .bool(template.isActive), "schema_hash": .string(template.schemaHash),
-            ])
+        let lines = loaded.value.map {
+            "\($0.id)  \(Cell.shown($0.name))" + ($0.description.map { " — \(Cell.shown($0))" } ?? "")
         }
+        let items = loaded.value.map { ViewJSON.value(TemplateView($0)) }
         return CommandOutput(render(lines, note: note), data: data.merging(["templates": .array(items)]) { $1 })
     }
 
     static let clearCache = Command(
         "clear-cache", summary: "Delete cached facilities, areas and templates (never inspections, issues or photos).",
         help: "The next 'sync' pulls them again (seed 001 §20, rule 19)."
-    ) { context, words in
-        _ = try ParsedArguments(words, usage: "clear-cache")
+    ) { context, _ in
         let engine = try await context.engine()
         try read { try engine.app.reference.clearCache() }
         return CommandOutput(

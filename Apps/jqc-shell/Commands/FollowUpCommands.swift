@@ -9,28 +9,22 @@ import JQCScheduling
 enum FollowUpCommands {
     static let commands: [Command] = [followUps, scheduleFollowUp]
 
-    static func json(_ request: FollowUpRequest) -> JSONValue {
-        .object([
-            "id": .int(Int64(request.serverID)), "facility_id": .int(Int64(request.facilityID)),
-            "template_id": .int(Int64(request.templateID)), "note": request.note.map(JSONValue.string) ?? .null,
-            "inspection_date": request.inspectionDate.map(JSONValue.string) ?? .null,
-        ])
-    }
+    static func json(_ request: FollowUpRequest) -> JSONValue { ViewJSON.value(FollowUpView(request)) }
 
     static let followUps = Command(
         "follow-ups", summary: "Inspections whose follow-up was requested and not yet done.",
         help: "Reads the local cache (no request); 'sync' refreshes it. Start one with 'start --follow-up ID':\n"
             + "it opens prefilled from the parent's answers, even when the parent is not on this device.\n"
             + "Example: follow-ups"
-    ) { context, words in
-        _ = try ParsedArguments(words, usage: "follow-ups")
+    ) { context, _ in
         let service = try await context.engine().app.followUps
         let loaded = try FacilitiesCommands.read { try service.load() }
         let list = loaded.value
         let lines = list.map { item in
-            "\(item.serverID)  \(item.inspectionDate ?? "—")  "
-                + "\(item.templateName ?? "template \(item.templateID)") — "
-                + "\(item.facilityName ?? "facility \(item.facilityID)")" + (item.note.map { "  — \($0)" } ?? "")
+            "\(item.serverID)  \(Cell.shown(item.inspectionDate) ?? "—")  "
+                + "\(Cell.shown(item.templateName) ?? "template \(item.templateID)") — "
+                + "\(Cell.shown(item.facilityName) ?? "facility \(item.facilityID)")"
+                + (Cell.shown(item.note).map { "  — \($0)" } ?? "")
         }
         let (data, note) = FacilitiesCommands.phase(loaded, noun: "follow-up requests")
         return CommandOutput(
@@ -39,14 +33,18 @@ enum FollowUpCommands {
     }
 
     static let scheduleFollowUp = Command(
-        "schedule-follow-up", usage: "PARENT_SERVER_ID YYYY-MM-DD [\"NOTES\"]",
+        "schedule-follow-up",
+        arguments: [
+            .positional("PARENT_SERVER_ID", .integer, help: "the synced inspection to follow up (its server id)"),
+            .positional("YYYY-MM-DD", help: "the day the follow-up is due"),
+            .positional("\"NOTES\"", optional: true, help: "instructions for whoever does it"),
+        ],
         summary: "Plan a follow-up of a synced inspection on the server (online only).",
         help: "Creates the plan on the server (nothing is queued: rule 80); scheduling again re-dates it.\n"
             + "The schedules are pulled afterwards so it shows in 'scheduled'.\n"
             + "Example: schedule-follow-up 501 2026-07-20 \"Re-check the floors\""
-    ) { context, words in
-        let usage = "schedule-follow-up PARENT_SERVER_ID YYYY-MM-DD [\"NOTES\"]"
-        let arguments = try ParsedArguments(words, usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         let values = arguments.positionals
         guard (2...3).contains(values.count) else {
             throw ShellError.usage("Give the parent's server id and a day. Usage: \(usage)")

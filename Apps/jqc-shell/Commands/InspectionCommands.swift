@@ -43,27 +43,14 @@ enum InspectionCommands {
         await engine.app.autosave.start(openDraft: { directory.readText("current") })
     }
 
-    static func summary(_ inspection: Inspection) -> JSONValue {
-        .object([
-            "local_id": .string(inspection.localID),
-            "server_id": inspection.serverID.map { .int(Int64($0)) } ?? .null,
-            "template_id": .int(Int64(inspection.templateID)), "template_name": .string(inspection.templateName),
-            "facility_id": .int(Int64(inspection.facilityID)), "facility_name": .string(inspection.facilityName),
-            "area_id": inspection.areaID.map { .int(Int64($0)) } ?? .null,
-            "status": .string(inspection.status.rawValue), "sync_status": .string(inspection.syncStatus.rawValue),
-            "badge": .string(inspection.badge.label), "badge_colour": .string(inspection.badge.colour),
-            "overall_score": inspection.overallScore.map(JSONValue.double) ?? .null,
-            "sync_error": inspection.syncError.map(JSONValue.string) ?? .null,
-            "schema_hash": .string(inspection.schemaHash),
-        ])
-    }
+    static func summary(_ inspection: Inspection) -> JSONValue { ViewJSON.value(InspectionSummaryView(inspection)) }
 
     static func line(_ inspection: Inspection) -> String {
         var text =
-            "\(inspection.localID)  [\(inspection.badge.label)]  \(inspection.templateName) — \(inspection.facilityName)"
-        if let area = inspection.areaName { text += " / \(area)" }
+            "\(inspection.localID)  [\(inspection.badge.label)]  \(Cell.shown(inspection.templateName)) — \(Cell.shown(inspection.facilityName))"
+        if let area = inspection.areaName { text += " / \(Cell.shown(area))" }
         if let score = inspection.overallScore { text += "  score \(ScoreExplanation.format(score))" }
-        if let error = inspection.syncError, inspection.syncStatus == .failed { text += "  — \(error)" }
+        if let error = inspection.syncError, inspection.syncStatus == .failed { text += "  — \(Cell.shown(error))" }
         return text
     }
 
@@ -79,10 +66,25 @@ enum InspectionCommands {
         return 100
     }
 
+    /// The `LOCAL_ID` of an inspection on this device (a unique prefix will do).
+    static let localIDArgument = CommandArgument.positional(
+        "LOCAL_ID", .inspectionID, help: "an inspection's local id ('inspections' lists them)")
+    /// The `--yes` a destructive command needs.
+    static let yesFlag = CommandArgument.flag("yes", required: true, help: "confirm: this cannot be undone")
+
     // MARK: Commands
 
     static let start = Command(
-        "start", usage: "--template ID --facility ID [--area ID] | --schedule ID [--area ID] | --follow-up PARENT_ID",
+        "start",
+        arguments: [
+            .option("template", "ID", .integer, required: true, help: "an active template from 'templates'"),
+            .option("facility", "ID", .integer, required: true, help: "an active facility from 'facilities'"),
+            .option("area", "ID", .integer, help: "an area of the facility ('areas FACILITY_ID')"),
+            .option(
+                "schedule", "ID", .integer, required: true, help: "a row of 'scheduled' (its template and facility)"),
+            .option("follow-up", "PARENT_ID", required: true, help: "re-inspect a parent, prefilled from its answers"),
+        ],
+        forms: [["template", "facility", "area"], ["schedule", "area"], ["follow-up"]],
         summary: "Start a new draft and make it current; prints its local id.",
         help: "The template and facility must be active ones on this device ('templates', 'facilities');\n"
             + "the area must belong to the facility ('areas FACILITY_ID').\n"
@@ -91,18 +93,16 @@ enum InspectionCommands {
             + "--follow-up PARENT_ID re-inspects a parent (server id from 'follow-ups', or a local completed\n"
             + "inspection's id), prefilled from the parent's answers; --area may still narrow either.\n"
             + "Example: start --template 3 --facility 11 --area 111"
-    ) { context, words in
-        let usage = "start --template ID --facility ID [--area ID] | --schedule ID [--area ID] | --follow-up PARENT_ID"
-        let arguments = try ParsedArguments(
-            words, valueOptions: ["template", "facility", "area", "schedule", "follow-up"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.isEmpty else { throw ShellError.usage("start takes only options. Usage: \(usage)") }
-        let area = try arguments.intOption("area", usage: usage)
+        let area = try arguments.intOption("area")
         // Issue 9: a schedule or a follow-up supplies template and facility and links the draft to it.
-        if let linked = try await ScheduleCommands.linkedStart(context, arguments, area: area, usage: usage) {
+        if let linked = try await ScheduleCommands.linkedStart(context, arguments, area: area) {
             return linked
         }
-        guard let template = try arguments.intOption("template", usage: usage),
-            let facility = try arguments.intOption("facility", usage: usage)
+        guard let template = try arguments.intOption("template"),
+            let facility = try arguments.intOption("facility")
         else {
             throw ShellError.usage("Give --template ID and --facility ID. Usage: \(usage)")
         }
@@ -124,8 +124,7 @@ enum InspectionCommands {
             data: ["local_id": .string(inspection.localID), "inspection": summary(inspection)])
     }
 
-    static let drafts = Command("drafts", summary: "Local drafts with their badge.") { context, words in
-        _ = try ParsedArguments(words, usage: "drafts")
+    static let drafts = Command("drafts", summary: "Local drafts with their badge.") { context, _ in
         let engine = try await context.engine()
         let list = try perform { try engine.app.inspections.list(draftsOnly: true) }
         return CommandOutput(
@@ -133,9 +132,7 @@ enum InspectionCommands {
             data: ["drafts": .array(list.map(summary)), "phase": .string(list.isEmpty ? "empty" : "content")])
     }
 
-    static let inspections = Command("inspections", summary: "Every local inspection with its badge.") {
-        context, words in
-        _ = try ParsedArguments(words, usage: "inspections")
+    static let inspections = Command("inspections", summary: "Every local inspection with its badge.") { context, _ in
         let engine = try await context.engine()
         let list = try perform { try engine.app.inspections.list() }
         return CommandOutput(
@@ -145,10 +142,10 @@ enum InspectionCommands {
             ])
     }
 
-    static let open = Command("open", usage: "LOCAL_ID", summary: "Make a local inspection current.") {
-        context, words in
-        let usage = "open LOCAL_ID"
-        let arguments = try ParsedArguments(words, usage: usage)
+    static let open = Command(
+        "open", arguments: [localIDArgument], summary: "Make a local inspection current."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         let engine = try await context.engine()
         let inspection = try perform { try engine.app.inspections.inspection(localID: arguments.positionals[0]) }
@@ -163,12 +160,11 @@ enum InspectionCommands {
     }
 
     static let form = Command(
-        "form", usage: "[--stacked]", summary: "Draw the current inspection's form with its answers.",
+        "form", arguments: [.flag("stacked", help: "one field per line, whatever the width")],
+        summary: "Draw the current inspection's form with its answers.",
         help: "The form is the schema pinned when the inspection started, even if the template changed since.\n"
             + "Below 100 columns (or with --stacked) fields are listed one per line."
-    ) { context, words in
-        let usage = "form [--stacked]"
-        let arguments = try ParsedArguments(words, switches: ["stacked"], usage: usage)
+    ) { context, arguments in
         let engine = try await context.engine()
         let inspection = try perform { try engine.app.inspections.inspection(localID: try currentID(context)) }
         let schema = inspection.schema
@@ -186,11 +182,17 @@ enum InspectionCommands {
     }
 
     static let answer = Command(
-        "answer", usage: "FIELD_ID VALUE…", summary: "Set an answer on the current draft (saved at once).",
+        "answer",
+        arguments: [
+            .positional("FIELD_ID", .fieldID, help: "a field id of the current form ('form' shows them)"),
+            .positional("VALUE", repeating: true, help: "the answer, typed by the field"),
+        ],
+        rawWords: true, summary: "Set an answer on the current draft (saved at once).",
         help: "Typed by the field: rating 0–5 (0 clears); checkbox true/false; radio/select an option; pass_fail\n"
             + "Pass/Fail; checkbox_group options; table ROW COLUMN VALUE; text as given.\nExample: answer 2 4"
-    ) { context, words in
-        let usage = "answer FIELD_ID VALUE…"
+    ) { context, arguments in
+        let usage = arguments.usage
+        let words = arguments.words
         guard let field = words.first else { throw ShellError.usage("Give FIELD_ID and a value. Usage: \(usage)") }
         let engine = try await context.engine()
         let id = try currentID(context)
@@ -202,8 +204,7 @@ enum InspectionCommands {
             data: ["local_id": .string(id), "field_id": .string(field), "value": value ?? .null])
     }
 
-    static let save = Command("save", summary: "Save the current draft.") { context, words in
-        _ = try ParsedArguments(words, usage: "save")
+    static let save = Command("save", summary: "Save the current draft.") { context, _ in
         let engine = try await context.engine()
         let id = try currentID(context)
         try perform { try engine.app.inspections.save(localID: id) }
@@ -211,13 +212,12 @@ enum InspectionCommands {
     }
 
     static let submit = Command(
-        "submit", usage: "[--gps LAT,LON]",
+        "submit", arguments: [.option("gps", "LAT,LON", help: "where the inspection was done, in degrees")],
         summary: "Validate required fields, score, and queue the current inspection for sync.",
         help:
             "Refused with the list of required fields still unanswered. GPS is optional.\nExample: submit --gps 40.7,-74.0"
-    ) { context, words in
-        let usage = "submit [--gps LAT,LON]"
-        let arguments = try ParsedArguments(words, valueOptions: ["gps"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         var location: Coordinate?
         if let text = arguments.option("gps") {
             guard let parsed = Coordinate(text: text) else {
@@ -251,10 +251,10 @@ enum InspectionCommands {
     }
 
     static let deleteDraft = Command(
-        "delete-draft", usage: "LOCAL_ID --yes", summary: "Delete a draft (drafts only; needs --yes)."
-    ) { context, words in
-        let usage = "delete-draft LOCAL_ID --yes"
-        let arguments = try ParsedArguments(words, switches: ["yes"], usage: usage)
+        "delete-draft", arguments: [localIDArgument, yesFlag],
+        summary: "Delete a draft (drafts only; needs --yes)."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         guard arguments.has("yes") else {
             throw ShellError.usage("Deleting a draft cannot be undone; add --yes to confirm. Usage: \(usage)")
@@ -266,17 +266,7 @@ enum InspectionCommands {
         return CommandOutput("Draft \(id) deleted.", data: ["local_id": .string(id), "deleted": true])
     }
 
-    static func historyJSON(_ row: HistoryInspection) -> JSONValue {
-        .object([
-            "id": .int(Int64(row.id)), "local_id": row.localID.map(JSONValue.string) ?? .null,
-            "template_name": row.templateName.map(JSONValue.string) ?? .null,
-            "facility_name": row.facilityName.map(JSONValue.string) ?? .null,
-            "area_name": row.areaName.map(JSONValue.string) ?? .null,
-            "inspection_date": row.inspectionDate.map(JSONValue.string) ?? .null,
-            "overall_score": row.overallScore.map(JSONValue.double) ?? .null,
-            "follow_up_required": .bool(row.followUpRequired),
-        ])
-    }
+    static func historyJSON(_ row: HistoryInspection) -> JSONValue { ViewJSON.value(HistoryView(row)) }
 
     static func online<T>(_ body: () async throws -> T) async throws -> T {
         do {
@@ -291,17 +281,17 @@ enum InspectionCommands {
     }
 
     static let history = Command(
-        "history", usage: "[--page N]", summary: "Completed inspections on the server (online only), 30 a page.",
+        "history", arguments: [.option("page", "N", .integer, help: "the page, counting from 1")],
+        summary: "Completed inspections on the server (online only), 30 a page.",
         help: "Pages count from 1.\nExample: history --page 2"
-    ) { context, words in
-        let usage = "history [--page N]"
-        let arguments = try ParsedArguments(words, valueOptions: ["page"], usage: usage)
-        let page = try arguments.intOption("page", usage: usage) ?? 1
+    ) { context, arguments in
+        let usage = arguments.usage
+        let page = try arguments.intOption("page") ?? 1
         guard page >= 1 else { throw ShellError.usage("--page counts from 1. Usage: \(usage)") }
         let engine = try await context.engine()
         let result = try await online { try await engine.app.history.page(page - 1) }
         var lines = result.inspections.map { row in
-            "\(row.id)  \(row.inspectionDate ?? "")  \(row.templateName ?? "") — \(row.facilityName ?? "")"
+            "\(row.id)  \(Cell.shown(row.inspectionDate ?? ""))  \(Cell.shown(row.templateName ?? "")) — \(Cell.shown(row.facilityName ?? ""))"
                 + (row.overallScore.map { "  score \(ScoreExplanation.format($0))" } ?? "")
                 + (row.followUpRequired ? "  FOLLOW-UP REQUESTED" : "")
         }
@@ -317,18 +307,19 @@ enum InspectionCommands {
     }
 
     static let inspectionShow = Command(
-        "inspection show", usage: "SERVER_ID", summary: "One inspection from the server (online only)."
-    ) { context, words in
-        let usage = "inspection show SERVER_ID"
-        let arguments = try ParsedArguments(words, usage: usage)
+        "inspection show",
+        arguments: [.positional("SERVER_ID", .integer, help: "a server id from 'history'")],
+        summary: "One inspection from the server (online only)."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1, let id = Int(arguments.positionals[0]) else {
             throw ShellError.usage("Give one SERVER_ID (a number from 'history'). Usage: \(usage)")
         }
         let engine = try await context.engine()
         let row = try await online { try await engine.app.history.show(serverID: id) }
         var text =
-            "\(row.id)  \(row.inspectionDate ?? "")  \(row.templateName ?? "") — \(row.facilityName ?? "")"
-            + (row.areaName.map { " / \($0)" } ?? "")
+            "\(row.id)  \(Cell.shown(row.inspectionDate ?? ""))  \(Cell.shown(row.templateName ?? "")) — \(Cell.shown(row.facilityName ?? ""))"
+            + (Cell.shown(row.areaName).map { " / \($0)" } ?? "")
             + (row.overallScore.map { "  score \(ScoreExplanation.format($0))" } ?? "")
         if let answers = row.raw["form_data"]?.objectValue, !answers.isEmpty {
             text +=
@@ -340,13 +331,12 @@ enum InspectionCommands {
     }
 
     static let inspectionRetry = Command(
-        "inspection retry", usage: "LOCAL_ID",
+        "inspection retry", arguments: [localIDArgument],
         summary: "Queue a failed inspection again (it is never retried automatically).",
         help:
             "See 'status' for failed items and their reasons.\nExample: inspection retry 0d81f48c-9242-490d-99e7-a87d24aaa1aa"
-    ) { context, words in
-        let usage = "inspection retry LOCAL_ID"
-        let arguments = try ParsedArguments(words, usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         let localID = arguments.positionals[0]
         let engine = try await context.engine()
@@ -357,13 +347,12 @@ enum InspectionCommands {
     }
 
     static let inspectionDiscard = Command(
-        "inspection discard", usage: "LOCAL_ID --yes",
+        "inspection discard", arguments: [localIDArgument, yesFlag],
         summary: "Delete a failed inspection with its photos and unsynced issues (needs --yes).",
         help: "Only a failed inspection can be discarded; nothing is ever deleted because of an error alone.\n"
             + "Example: inspection discard 0d81f48c-9242-490d-99e7-a87d24aaa1aa --yes"
-    ) { context, words in
-        let usage = "inspection discard LOCAL_ID --yes"
-        let arguments = try ParsedArguments(words, switches: ["yes"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         let localID = arguments.positionals[0]
         guard arguments.has("yes") else {

@@ -23,58 +23,24 @@ enum IssueCommands {
     static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
 
     /// The `issues` row (SHELL.md JSON table).
-    static func summary(_ issue: Issue) -> JSONValue {
-        .object([
-            "local_id": .string(issue.localID), "server_id": int(issue.serverID), "severity": .string(issue.severity),
-            "status": .string(issue.status), "description": .string(issue.description),
-            "sync_status": .string(issue.syncStatus.rawValue), "facility_id": .int(Int64(issue.facilityID)),
-            "inspection_local_id": .string(issue.inspectionLocalID),
-        ])
-    }
+    static func summary(_ issue: Issue) -> JSONValue { ViewJSON.value(IssueSummaryView(issue)) }
 
     /// `issue show`: every field, with `photo_server_paths` and `photo_local_paths`, and the photo section
     /// shown (rule 34).
-    static func detail(_ issue: Issue, engine: ShellEngine) -> [String: JSONValue] {
-        let section = PhotoDisplaySection.forRecord(syncStatus: issue.syncStatus)
-        let urls = issue.photoServerPaths.enumerated().map { index, path -> JSONValue in
-            let serverURL =
-                issue.photoServerURLs.count == issue.photoServerPaths.count
-                ? issue.photoServerURLs[index] : nil
-            return text(
-                PhotoURLResolver.displayURL(serverURL: serverURL, path: path, config: engine.app.server)?
-                    .absoluteString)
-        }
-        return [
-            "local_id": .string(issue.localID), "server_id": int(issue.serverID),
-            "inspection_local_id": .string(issue.inspectionLocalID),
-            "inspection_server_id": int(issue.inspectionServerID),
-            "facility_id": .int(Int64(issue.facilityID)), "facility_name": text(issue.facilityName),
-            "area_id": int(issue.areaID), "area_name": text(issue.areaName), "severity": .string(issue.severity),
-            "description": .string(issue.description), "status": .string(issue.status),
-            "sync_status": .string(issue.syncStatus.rawValue), "sync_error": text(issue.syncError),
-            "sync_attempts": .int(Int64(issue.syncAttempts)),
-            "photo_local_paths": strings(issue.photoLocalPaths), "photo_server_paths": strings(issue.photoServerPaths),
-            "photo_server_urls": .array(urls), "result_photos": strings(issue.resultPhotos),
-            "photo_section": .string(section.rawValue),
-            "photos": section == .local ? strings(issue.photoLocalPaths) : .array(urls),
-            "result_notes": text(issue.resultNotes), "verified_at": text(issue.verifiedAt),
-            "verification_note": text(issue.verificationNote), "reported_by_name": text(issue.reportedByName),
-            "assigned_to_name": text(issue.assignedToName), "handler_type": text(issue.handlerType),
-            "handler_label": text(issue.handlerLabel), "facility_handler_name": text(issue.facilityHandlerName),
-            "facility_handler_contact": text(issue.facilityHandlerContact),
-            "facility_handler_notes": text(issue.facilityHandlerNotes), "vendor_name": text(issue.vendorName),
-            "vendor_contact": text(issue.vendorContact), "vendor_notes": text(issue.vendorNotes),
-            "created_at": text(issue.serverCreatedAt),
-        ]
+    static func detail(_ issue: Issue, engine: ShellEngine) -> IssueDetailView {
+        IssueDetailView(issue, server: engine.app.server)
     }
 
     static func line(_ issue: Issue) -> String {
         let id = issue.serverID.map { "#\($0)" } ?? issue.localID
-        var text = "\(id)  [\(issue.severity)] \(issue.status)  \(issue.description)"
-        if let facility = issue.facilityName { text += " — \(facility)" + (issue.areaName.map { " / \($0)" } ?? "") }
+        var text =
+            "\(id)  [\(Cell.shown(issue.severity))] \(Cell.shown(issue.status))  \(Cell.shown(issue.description))"
+        if let facility = Cell.shown(issue.facilityName) {
+            text += " — \(facility)" + (Cell.shown(issue.areaName).map { " / \($0)" } ?? "")
+        }
         switch issue.syncStatus {
         case .pending: text += "  (pending sync)"
-        case .failed: text += "  (sync failed: \(issue.syncError ?? "refused"))"
+        case .failed: text += "  (sync failed: \(Cell.shown(issue.syncError) ?? "refused"))"
         case .synced: break
         }
         return text
@@ -86,9 +52,9 @@ enum IssueCommands {
 
     static func created(_ issue: Issue, _ verb: String) -> CommandOutput {
         CommandOutput(
-            "\(verb) issue \(issue.localID) [\(issue.severity)] at "
-                + (issue.facilityName ?? "facility \(issue.facilityID)")
-                + (issue.areaName.map { " / \($0)" } ?? "")
+            "\(verb) issue \(issue.localID) [\(Cell.shown(issue.severity))] at "
+                + (Cell.shown(issue.facilityName) ?? "facility \(issue.facilityID)")
+                + (Cell.shown(issue.areaName).map { " / \($0)" } ?? "")
                 + (issue.photoLocalPaths.isEmpty ? "" : " with \(issue.photoLocalPaths.count) photo(s)")
                 + ". Queued for sync.",
             data: [
@@ -108,13 +74,18 @@ enum IssueCommands {
     // MARK: Creating issues
 
     static let flag = Command(
-        "flag", usage: "SEVERITY \"DESCRIPTION\" [--photo FILE]…",
+        "flag",
+        arguments: [
+            .positional(
+                "SEVERITY", .choice(["low", "medium", "high", "critical"]), help: "low, medium, high or critical"),
+            .positional("\"DESCRIPTION\"", help: "what is wrong, quoted"),
+            .option("photo", "FILE", .file, repeating: true, help: "a JPEG to attach (up to 5)"),
+        ],
         summary: "Flag an issue on the current inspection (facility and area from it).",
         help: "SEVERITY is low, medium, high or critical. The issue is sent after its inspection.\n"
             + "Example: flag high \"Leaking supply line\" --photo sink.jpg"
-    ) { context, words in
-        let usage = "flag SEVERITY \"DESCRIPTION\" [--photo FILE]…"
-        let arguments = try ParsedArguments(words, valueOptions: ["photo"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 2 else {
             throw ShellError.usage("Give SEVERITY and one quoted DESCRIPTION. Usage: \(usage)")
         }
@@ -129,22 +100,29 @@ enum IssueCommands {
     }
 
     static let issueNew = Command(
-        "issue new", usage: "--facility ID [--contract ID] [--area ID] SEVERITY \"DESCRIPTION\" [--photo FILE]…",
+        "issue new",
+        arguments: [
+            .option("facility", "ID", .integer, required: true, help: "an active facility from 'facilities'"),
+            .option("contract", "ID", .integer, help: "narrow the facility choice to one contract first"),
+            .option("area", "ID", .integer, help: "an area of the facility ('areas FACILITY_ID')"),
+            .positional(
+                "SEVERITY", .choice(["low", "medium", "high", "critical"]), help: "low, medium, high or critical"),
+            .positional("\"DESCRIPTION\"", help: "what is wrong, quoted"),
+            .option("photo", "FILE", .file, repeating: true, help: "a JPEG to attach (up to 5)"),
+        ],
         summary: "A standalone issue (up to 5 photos).",
         help: "The facility must be an active one ('facilities'); --contract narrows the choice first.\n"
             + "Example: issue new --facility 21 --area 212 medium \"Hand dryer not working\" --photo dryer.jpg"
-    ) { context, words in
-        let usage = "issue new --facility ID [--contract ID] [--area ID] SEVERITY \"DESCRIPTION\" [--photo FILE]…"
-        let arguments = try ParsedArguments(
-            words, valueOptions: ["facility", "area", "contract", "photo"], usage: usage)
-        guard let facility = try arguments.intOption("facility", usage: usage) else {
+    ) { context, arguments in
+        let usage = arguments.usage
+        guard let facility = try arguments.intOption("facility") else {
             throw ShellError.usage("Give --facility ID. Usage: \(usage)")
         }
         guard arguments.positionals.count == 2 else {
             throw ShellError.usage("Give SEVERITY and one quoted DESCRIPTION. Usage: \(usage)")
         }
-        let area = try arguments.intOption("area", usage: usage)
-        let contract = try arguments.intOption("contract", usage: usage)
+        let area = try arguments.intOption("area")
+        let contract = try arguments.intOption("contract")
         let engine = try await context.engine()
         let issue = try perform {
             try engine.app.issues.createStandalone(
@@ -158,10 +136,10 @@ enum IssueCommands {
     // MARK: Reading
 
     static let issues = Command(
-        "issues", usage: "[--all]", summary: "Local issues, newest first; --all includes resolved ones."
-    ) { context, words in
-        let usage = "issues [--all]"
-        let arguments = try ParsedArguments(words, switches: ["all"], usage: usage)
+        "issues", arguments: [.flag("all", help: "include resolved issues")],
+        summary: "Local issues, newest first; --all includes resolved ones."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.isEmpty else {
             throw ShellError.usage("issues takes no arguments. Usage: \(usage)")
         }
@@ -177,33 +155,36 @@ enum IssueCommands {
             ])
     }
 
-    static func oneID(_ words: [String], usage: String) throws -> String {
-        let arguments = try ParsedArguments(words, usage: usage)
+    /// The `ID` every `issue` subcommand takes: a server id or a local id (a unique prefix will do).
+    static let idArgument = CommandArgument.positional("ID", .issueID, help: "a server id (49) or a local id")
+
+    static func oneID(_ arguments: ParsedArguments) throws -> String {
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one ID. Usage: \(usage)") }
         return arguments.positionals[0]
     }
 
     static let issueShow = Command(
-        "issue show", usage: "ID", summary: "One issue with every field and its photos (server id or local id)."
-    ) { context, words in
-        let id = try oneID(words, usage: "issue show ID")
+        "issue show", arguments: [idArgument],
+        summary: "One issue with every field and its photos (server id or local id)."
+    ) { context, arguments in
+        let id = try oneID(arguments)
         let engine = try await context.engine()
         let issue = try perform { try engine.app.issues.issue(id: id) }
-        let data = detail(issue, engine: engine)
+        let view = detail(issue, engine: engine)
         var lines = [line(issue)]
-        if let handler = issue.handlerLabel { lines.append("handled by: \(handler)") }
-        if let notes = issue.resultNotes { lines.append("resolution: \(notes)") }
-        let photos = data["photos"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        let section = data["photo_section"]?.stringValue ?? "local"
-        lines += photos.map { "  photo (\(section)): \($0)" }
-        return CommandOutput(lines.joined(separator: "\n"), data: data)
+        if let handler = Cell.shown(issue.handlerLabel) { lines.append("handled by: \(handler)") }
+        if let notes = Cell.shown(issue.resultNotes) { lines.append("resolution: \(notes)") }
+        lines += view.photos.compactMap { $0 }.map { "  photo (\(view.photoSection)): \(Cell.shown($0))" }
+        return CommandOutput(lines.joined(separator: "\n"), data: ViewJSON.object(view))
     }
 
     static let issueComments = Command(
-        "issue comments", usage: "ID [--add \"TEXT\"]", summary: "An issue's comments (online only); --add posts one."
-    ) { context, words in
-        let usage = "issue comments ID [--add \"TEXT\"]"
-        let arguments = try ParsedArguments(words, valueOptions: ["add"], usage: usage)
+        "issue comments",
+        arguments: [idArgument, .option("add", "\"TEXT\"", help: "post this comment (online only)")],
+        summary: "An issue's comments (online only); --add posts one."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one ID. Usage: \(usage)") }
         let engine = try await context.engine()
         let id = arguments.positionals[0]
@@ -219,24 +200,22 @@ enum IssueCommands {
             comments.isEmpty
                 ? "No comments."
                 : comments.map {
-                    "\($0.createdAt ?? "")  \($0.authorName ?? "someone"): \($0.body)"
+                    "\(Cell.shown($0.createdAt) ?? "")  \(Cell.shown($0.authorName) ?? "someone"): \(Cell.shown($0.body))"
                 }.joined(separator: "\n"),
             data: [
-                "comments": .array(
-                    comments.map {
-                        .object([
-                            "id": .int(Int64($0.id)), "author_name": text($0.authorName), "body": .string($0.body),
-                            "created_at": text($0.createdAt),
-                        ])
-                    })
+                "comments": .array(comments.map { ViewJSON.value(IssueCommentView($0)) })
             ])
     }
 
     static let issueStatus = Command(
-        "issue status", usage: "ID STATUS", summary: "Set open, in_progress or resolved (local at once, queued)."
-    ) { context, words in
-        let usage = "issue status ID STATUS"
-        let arguments = try ParsedArguments(words, usage: usage)
+        "issue status",
+        arguments: [
+            idArgument,
+            .positional("STATUS", .choice(["open", "in_progress", "resolved"]), help: "open, in_progress or resolved"),
+        ],
+        summary: "Set open, in_progress or resolved (local at once, queued)."
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 2 else { throw ShellError.usage("Give ID and STATUS. Usage: \(usage)") }
         let engine = try await context.engine()
         let issue = try perform {
@@ -244,7 +223,7 @@ enum IssueCommands {
         }
         await nudgeSync(engine)
         return CommandOutput(
-            "Issue \(issue.displayID) is now \(issue.status); the change is queued for the server.",
+            "Issue \(issue.displayID) is now \(Cell.shown(issue.status)); the change is queued for the server.",
             data: [
                 "local_id": .string(issue.localID), "server_id": int(issue.serverID), "status": .string(issue.status),
                 "queued": true,
@@ -252,12 +231,17 @@ enum IssueCommands {
     }
 
     static let issueHandler = Command(
-        "issue handler", usage: "ID TYPE [--name N] [--contact C] [--notes T]",
+        "issue handler",
+        arguments: [
+            idArgument,
+            .positional("TYPE", .choice(["internal", "facility", "vendor"]), help: "internal, facility or vendor"),
+            .option("name", "N", help: "the handler's name"), .option("contact", "C", help: "how to reach them"),
+            .option("notes", "T", help: "notes for the handler"),
+        ],
         summary: "Set \"Handled By\": internal, facility or vendor (local at once, queued).",
         help: "Example: issue handler 49 vendor --name \"Dryer Pros\" --contact 555-0142"
-    ) { context, words in
-        let usage = "issue handler ID TYPE [--name N] [--contact C] [--notes T]"
-        let arguments = try ParsedArguments(words, valueOptions: ["name", "contact", "notes"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 2 else { throw ShellError.usage("Give ID and TYPE. Usage: \(usage)") }
         let update = IssueHandlerUpdate(
             type: arguments.positionals[1].lowercased(), name: arguments.option("name"),
@@ -266,16 +250,17 @@ enum IssueCommands {
         let issue = try perform { try engine.app.issues.updateHandler(id: arguments.positionals[0], update) }
         await nudgeSync(engine)
         return CommandOutput(
-            "Issue \(issue.displayID) is handled by \(issue.handlerLabel ?? update.label); queued for the server.",
+            "Issue \(issue.displayID) is handled by \(Cell.shown(issue.handlerLabel ?? update.label)); queued for the server.",
             data: [
                 "local_id": .string(issue.localID), "server_id": int(issue.serverID),
                 "handler_type": text(issue.handlerType), "handler_label": text(issue.handlerLabel), "queued": true,
             ])
     }
 
-    static let issueRetry = Command("issue retry", usage: "ID", summary: "Put a failed issue back in the outbox.") {
-        context, words in
-        let id = try oneID(words, usage: "issue retry ID")
+    static let issueRetry = Command(
+        "issue retry", arguments: [idArgument], summary: "Put a failed issue back in the outbox."
+    ) { context, arguments in
+        let id = try oneID(arguments)
         let engine = try await context.engine()
         let issue = try perform { try engine.app.issues.retry(id: id) }
         await nudgeSync(engine)
@@ -285,9 +270,9 @@ enum IssueCommands {
     }
 
     static let issueDiscard = Command(
-        "issue discard", usage: "ID", summary: "Discard a failed issue and its photos."
-    ) { context, words in
-        let id = try oneID(words, usage: "issue discard ID")
+        "issue discard", arguments: [idArgument], summary: "Discard a failed issue and its photos."
+    ) { context, arguments in
+        let id = try oneID(arguments)
         let engine = try await context.engine()
         let issue = try perform { try engine.app.issues.issue(id: id) }
         try perform { try engine.app.issues.discard(id: id) }

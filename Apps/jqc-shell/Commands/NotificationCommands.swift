@@ -6,23 +6,17 @@ import JQCNotifications
 enum NotificationCommands {
     static let commands: [Command] = [notifications, dashboard]
 
-    static func json(_ item: NotificationItem) -> JSONValue {
-        .object([
-            "id": .int(item.id), "title": .string(item.title), "body": .string(item.body),
-            "link": item.link.map(JSONValue.string) ?? .null, "event_type": .string(item.eventType),
-            "created_at": .string(item.createdAt), "read": .bool(item.read),
-        ])
-    }
+    static func json(_ item: NotificationItem) -> JSONValue { ViewJSON.value(NotificationView(item)) }
 
     static let notifications = Command(
-        "notifications", usage: "[--mark-read]",
+        "notifications",
+        arguments: [.flag("mark-read", help: "mark every unread notification read, here and on the server")],
         summary: "List the pulled notifications, newest first; --mark-read marks every unread one read.",
         help: "Lists what the last syncs and polls pulled (no request is sent); listing alone marks nothing read.\n"
             + "--mark-read marks every unread one read here at once and tells the server (queued while offline;\n"
             + "the next sync sends it).\nExample: notifications --mark-read"
-    ) { context, words in
-        let usage = "notifications [--mark-read]"
-        let arguments = try ParsedArguments(words, switches: ["mark-read"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.isEmpty else {
             throw ShellError.usage("notifications takes no arguments. Usage: \(usage)")
         }
@@ -52,8 +46,8 @@ enum NotificationCommands {
             data["phase"] = .string((items.isEmpty ? LoadPhase.empty : LoadPhase.content).rawValue)
             var lines = items.map { item in
                 let mark = item.read ? "  " : context.output.bold("* ")
-                let body = item.body.isEmpty ? "" : " — " + item.body
-                return "\(mark)\(item.id)  \(item.createdAt)  \(item.title)\(body)"
+                let body = item.body.isEmpty ? "" : " — " + Cell.shown(item.body)
+                return "\(mark)\(item.id)  \(Cell.shown(item.createdAt))  \(Cell.shown(item.title))\(body)"
             }
             if items.isEmpty {
                 lines = ["No notifications pulled yet (they arrive with 'sync' and every minute online)."]
@@ -75,7 +69,7 @@ enum NotificationCommands {
             throw ShellError.failed("No dashboard stats to show: " + (loaded.staleReason ?? "none were fetched yet."))
         }
         if let reason = loaded.staleReason {
-            let note = "showing cached dashboard stats — last refresh failed: \(reason)"
+            let note = "showing cached dashboard stats — last refresh failed: \(Cell.shown(reason))"
             context.output.err(context.output.yellow(note))
         }
         var data: [String: JSONValue] = [:]

@@ -8,14 +8,17 @@ enum OfflineToolCommands {
     static let commands: [Command] = [score, photosRecompress]
 
     static let score = Command(
-        "score", usage: "FILE [--explain]",
+        "score",
+        arguments: [
+            .positional("FILE", .file, help: "a JSON file holding schema and form_data"),
+            .flag("explain", help: "list each scoreable field's part"),
+        ],
         summary: "Score {\"schema\":[…],\"form_data\":{…}} exactly as submit does (offline).",
         help: "Prints the score (or none when nothing counts); --explain lists each scoreable field's part.\n"
             + "Example: score inspection.json --explain",
         offlineTool: true
-    ) { _, words in
-        let usage = "score FILE [--explain]"
-        let arguments = try ParsedArguments(words, switches: ["explain"], usage: usage)
+    ) { _, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one FILE. Usage: \(usage)") }
         let path = arguments.positionals[0]
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -38,14 +41,17 @@ enum OfflineToolCommands {
     }
 
     static let photosRecompress = Command(
-        "photos recompress", usage: "IN OUT",
+        "photos recompress",
+        arguments: [
+            .positional("IN", .file, help: "the JPEG to read"),
+            .positional("OUT", .file, help: "where to write the result"),
+        ],
         summary: "Run the photo import pipeline on one JPEG (offline): orient, reduce, re-encode at quality 80.",
         help: "Prints width, height and the EXIF orientation applied; refuses non-JPEG, damaged or oversized input "
             + "with a sentence and writes nothing.\nExample: photos recompress IMG_0412.jpg /tmp/out.jpg",
         offlineTool: true
-    ) { _, words in
-        let usage = "photos recompress IN OUT"
-        let arguments = try ParsedArguments(words, usage: usage)
+    ) { _, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 2 else { throw ShellError.usage("Give IN and OUT. Usage: \(usage)") }
         let input = URL(fileURLWithPath: arguments.positionals[0])
         let output = URL(fileURLWithPath: arguments.positionals[1])

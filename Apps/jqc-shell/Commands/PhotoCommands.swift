@@ -12,14 +12,17 @@ enum PhotoCommands {
     static func perform<T>(_ body: () throws -> T) throws -> T { try IssueCommands.perform(body) }
 
     static let photo = Command(
-        "photo", usage: "FIELD_ID FILE",
+        "photo",
+        arguments: [
+            .positional("FIELD_ID", .fieldID, help: "an image or signature field of the current form"),
+            .positional("FILE", .file, help: "the JPEG to import"),
+        ],
         summary: "Import a JPEG into an image or signature field of the current draft.",
         help: "The photo is oriented, reduced and re-encoded at quality 80; the answer holds local://photos/<id>.jpg\n"
             + "until the photo uploads, then the server path. A signature is captured as an image.\n"
             + "Example: photo 9 ~/Pictures/mop-closet.jpg"
-    ) { context, words in
-        let usage = "photo FIELD_ID FILE"
-        let arguments = try ParsedArguments(words, usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 2 else {
             throw ShellError.usage("Give FIELD_ID and FILE. Usage: \(usage)")
         }
@@ -47,8 +50,12 @@ enum PhotoCommands {
             ])
     }
 
-    static func photoID(_ words: [String], usage: String) throws -> UUID {
-        let arguments = try ParsedArguments(words, usage: usage)
+    /// The `PHOTO_ID` of a failed photo.
+    static let photoIDArgument = CommandArgument.positional(
+        "PHOTO_ID", help: "the local id 'status' lists for a failed photo")
+
+    static func photoID(_ arguments: ParsedArguments) throws -> UUID {
+        let usage = arguments.usage
         guard arguments.positionals.count == 1, let id = UUID(uuidString: arguments.positionals[0]) else {
             throw ShellError.usage(
                 "Give one PHOTO_ID (the local id 'status' lists for a failed photo). Usage: \(usage)")
@@ -57,9 +64,9 @@ enum PhotoCommands {
     }
 
     static let photoRetry = Command(
-        "photo retry", usage: "PHOTO_ID", summary: "Put a failed photo back in the outbox."
-    ) { context, words in
-        let id = try photoID(words, usage: "photo retry PHOTO_ID")
+        "photo retry", arguments: [photoIDArgument], summary: "Put a failed photo back in the outbox."
+    ) { context, arguments in
+        let id = try photoID(arguments)
         let engine = try await context.engine()
         try perform { try engine.app.photos.retryFailedPhoto(id: id) }
         await IssueCommands.nudgeSync(engine)
@@ -67,9 +74,9 @@ enum PhotoCommands {
     }
 
     static let photoDiscard = Command(
-        "photo discard", usage: "PHOTO_ID", summary: "Discard a failed photo (its file too)."
-    ) { context, words in
-        let id = try photoID(words, usage: "photo discard PHOTO_ID")
+        "photo discard", arguments: [photoIDArgument], summary: "Discard a failed photo (its file too)."
+    ) { context, arguments in
+        let id = try photoID(arguments)
         let engine = try await context.engine()
         try perform { try engine.app.photos.discardPhoto(id: id) }
         return CommandOutput(

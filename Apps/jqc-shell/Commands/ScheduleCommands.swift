@@ -12,12 +12,7 @@ enum ScheduleCommands {
     static func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
 
     static func json(_ schedule: ScheduledInspection, today: CalendarDay?) -> JSONValue {
-        .object([
-            "id": .int(Int64(schedule.serverID)), "facility_id": .int(Int64(schedule.facilityID)),
-            "template_id": .int(Int64(schedule.templateID)), "due_date": .string(schedule.dueDate.text),
-            "is_overdue": .bool(schedule.isOverdue(today: today)), "frequency": .string(schedule.frequency),
-            "instructions": schedule.instructions.map(JSONValue.string) ?? .null,
-        ])
+        ViewJSON.value(ScheduleView(schedule, today: today))
     }
 
     /// The schedule's instructions above a linked draft's form, also when the draft is resumed (seed 001
@@ -33,10 +28,11 @@ enum ScheduleCommands {
 
     /// The `start` forms linked to a schedule or a follow-up, or `nil` when neither option was given.
     /// - Throws: ``ShellError`` with the feature's sentence.
-    static func linkedStart(_ context: CommandContext, _ arguments: ParsedArguments, area: Int?, usage: String)
+    static func linkedStart(_ context: CommandContext, _ arguments: ParsedArguments, area: Int?)
         async throws -> CommandOutput?
     {
-        let schedule = try arguments.intOption("schedule", usage: usage)
+        let usage = arguments.usage
+        let schedule = try arguments.intOption("schedule")
         let parent = arguments.option("follow-up")
         guard schedule != nil || parent != nil else { return nil }
         guard schedule == nil || parent == nil, arguments.option("template") == nil,
@@ -86,8 +82,7 @@ enum ScheduleCommands {
         "scheduled", summary: "The scheduled inspections pulled for you, by due date (overdue marked).",
         help: "Reads the local cache (no request); 'sync' refreshes it. Overdue is judged against the server's\n"
             + "today, never this device's clock. Start one with 'start --schedule ID'.\nExample: scheduled"
-    ) { context, words in
-        _ = try ParsedArguments(words, usage: "scheduled")
+    ) { context, _ in
         let scheduling = try await context.engine().app.scheduling
         let loaded = try FacilitiesCommands.read { try scheduling.load() }
         let list = loaded.value
@@ -95,12 +90,14 @@ enum ScheduleCommands {
         let lines = list.map { item in
             let overdue = item.isOverdue(today: today) ? context.output.red(" OVERDUE") : ""
             var line =
-                "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(item.frequencyLabel ?? item.frequency)  "
-                + "\(item.templateName ?? "template \(item.templateID)") — "
-                + "\(item.facilityName ?? "facility \(item.facilityID)")"
+                "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(Cell.shown(item.frequencyLabel ?? item.frequency))  "
+                + "\(Cell.shown(item.templateName) ?? "template \(item.templateID)") — "
+                + "\(Cell.shown(item.facilityName) ?? "facility \(item.facilityID)")"
             if let parent = item.parentInspectionID { line += "  (follow-up of \(parent))" }
             if let instructions = item.instructions {
-                line += "\n      Instructions: " + (instructions.split(separator: "\n").first.map(String.init) ?? "")
+                line +=
+                    "\n      Instructions: "
+                    + Cell.shown(instructions.split(separator: "\n").first.map(String.init) ?? "")
             }
             return line
         }

@@ -10,21 +10,18 @@ import JQCNetwork
 enum SessionCommands {
     static let commands: [Command] = [login, logout, whoami, server]
 
-    static func userData(_ user: User?) -> [String: JSONValue] {
-        [
-            "username": user.map { .string($0.username) } ?? .null,
-            "display_name": user.map { .string($0.displayName) } ?? .null,
-            "role": user.map { .string($0.role) } ?? .null,
-            "signed_in": .bool(user != nil),
-        ]
-    }
+    static func userData(_ user: User?) -> [String: JSONValue] { ViewJSON.object(UserView(user)) }
 
     static let login = Command(
-        "login", usage: "USER [--password P]", summary: "Sign in (prompts for the password on a terminal).",
+        "login",
+        arguments: [
+            .positional("USER", help: "your user name"),
+            .option("password", "P", help: "the password (else $JQC_PASSWORD, else a prompt)"),
+        ],
+        summary: "Sign in (prompts for the password on a terminal).",
         help: "The password comes from --password, else $JQC_PASSWORD, else a prompt.\nExample: login alex"
-    ) { context, words in
-        let usage = "login USER [--password P]"
-        let arguments = try ParsedArguments(words, valueOptions: ["password"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one USER. Usage: \(usage)") }
         let username = arguments.positionals[0]
         let password: String
@@ -48,7 +45,8 @@ enum SessionCommands {
             let sync = engine.app.sync
             Task { _ = try? await sync.sync(explicit: false) }
         }
-        return CommandOutput("Signed in as \(user.displayName) (\(user.role)).", data: userData(user))
+        return CommandOutput(
+            "Signed in as \(Cell.shown(user.displayName)) (\(Cell.shown(user.role))).", data: userData(user))
     }
 
     static let logout = Command(
@@ -67,17 +65,24 @@ enum SessionCommands {
     ) { context, _ in
         let engine = try await context.engine()
         let user = await engine.app.api.currentUser
-        let text = user.map { "\($0.displayName) (\($0.username), \($0.role))" } ?? "Not signed in."
+        let text =
+            user.map { "\(Cell.shown($0.displayName)) (\(Cell.shown($0.username)), \(Cell.shown($0.role)))" }
+            ?? "Not signed in."
         return CommandOutput(text, data: userData(user))
     }
 
     static let server = Command(
-        "server", usage: "[embedded|primary|secondary|URL] [--yes]",
+        "server",
+        arguments: [
+            .positional(
+                "embedded|primary|secondary|URL", .choice(["embedded", "primary", "secondary"]), optional: true,
+                help: "the server to switch to"),
+            .flag("yes", help: "confirm the switch (it signs you out)"),
+        ],
         summary: "Show the server, or switch (signs out and clears server-pulled data; needs --yes).",
         help: "Unsynced local work is kept across a switch.\nExample: server secondary --yes"
-    ) { context, words in
-        let usage = "server [embedded|primary|secondary|URL] [--yes]"
-        let arguments = try ParsedArguments(words, switches: ["yes"], usage: usage)
+    ) { context, arguments in
+        let usage = arguments.usage
         let engine = try await context.engine()
         guard let target = arguments.positionals.first else {
             return CommandOutput(

@@ -70,7 +70,7 @@ enum SyncCommands {
     }
 
     static let sync = Command(
-        "sync", usage: "[--background]",
+        "sync", arguments: [.flag("background", help: "the timer's automatic pass (see 'background')")],
         summary: "One full pass now: every pending item is tried at once; reports each stage.",
         help: "Item failures are data (see 'status'); the command fails only when the pass cannot run\n"
             + "(offline, signed out, update required). When another jqc process is syncing this data directory,\n"
@@ -78,10 +78,9 @@ enum SyncCommands {
             + "--background is the timer's pass ('background enable'): one automatic pass (backoff applies),\n"
             + "silent on success, one line in jqc.log; it skips when another pass is running, when offline or\n"
             + "signed out (exit 0), and exits 1 when the store is damaged or an update is required."
-    ) { context, words in
-        let arguments = try ParsedArguments(words, switches: ["background"], usage: "sync [--background]")
+    ) { context, arguments in
         guard arguments.positionals.isEmpty else {
-            throw ShellError.usage("sync takes no arguments. Usage: sync [--background]")
+            throw ShellError.usage("sync takes no arguments. Usage: \(arguments.usage)")
         }
         if arguments.has("background") { return try await BackgroundSync.run(context) }
         let engine = try await context.engine()
@@ -141,7 +140,9 @@ enum SyncCommands {
             "  \(stage.name.padding(toLength: 18, withPad: " ", startingAt: 0)) pushed \(stage.pushed)  pulled \(stage.pulled)  "
                 + "failed \(stage.failed)  \(String(format: "%.2f", stage.seconds)) s"
                 + (stage.deferred > 0 ? "  waiting \(stage.deferred)" : "")
-                + (stage.error.map { "  — \($0)" } ?? stage.deferredReason.map { "  — will retry: \($0)" } ?? "")
+                + (Cell.shown(stage.error).map { "  — \($0)" } ?? Cell.shown(stage.deferredReason).map {
+                    "  — will retry: \($0)"
+                } ?? "")
         }
         if lines.isEmpty { lines = ["  (no stages registered yet)"] }
         if let stop = report.stoppedBy { lines.append(context.output.yellow("stopped: \(stop.message)")) }

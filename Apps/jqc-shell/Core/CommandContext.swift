@@ -12,6 +12,7 @@ final class CommandContext: Sendable {
     /// Set when the interactive loop should end after this command.
     let quitRequested = ManagedFlag()
     private let engineHolder: EngineHolder
+    private let built = Mutex<ShellEngine?>(nil)
 
     init(options: ShellOptions, dataDirectory: DataDirectory, output: ShellOutput, registry: CommandRegistry) {
         self.options = options
@@ -25,8 +26,13 @@ final class CommandContext: Sendable {
     /// identity), the store, the session. Built once, on the first command that needs it.
     /// - Throws: ``ShellError/failed(_:)`` with a sentence when it cannot be built.
     func engine() async throws -> ShellEngine {
-        try await engineHolder.engine()
+        let engine = try await engineHolder.engine()
+        built.withLock { $0 = engine }
+        return engine
     }
+
+    /// The engine when a command has built it, read without waiting (Tab completion), else `nil`.
+    var engineIfBuilt: ShellEngine? { built.withLock { $0 } }
 
     /// The engine when it has been built already (for shutdown), else `nil`.
     func builtEngine() async -> ShellEngine? { await engineHolder.current }

@@ -26,7 +26,9 @@ struct InteractiveLoop {
         let editor: LineEditor?
         if TerminalLocale.prepareUTF8() {
             editor = LineEditor(
-                output: output, completion: CommandNameCompletion(registry: context.registry), historySize: limit)
+                output: output,
+                completion: CommandLineCompletion(
+                    registry: context.registry, values: EngineCompletionValues(context: context)), historySize: limit)
             editor?.loadHistory(history.entries)
         } else {
             editor = nil
