@@ -4,22 +4,35 @@ import JQCJPEG
 import JQCKit
 import JQCPhotos
 
-/// `photo FIELD_ID FILE`, `photo retry PHOTO_ID`, `photo discard PHOTO_ID` (SHELL.md; seed 001 §17): the
-/// photos feature's command file.
+/// `photo FIELD_ID FILE`, `photo FIELD_ID --clear`, `photo retry PHOTO_ID`, `photo discard PHOTO_ID` (SHELL.md;
+/// seed 001 §17; issue 18): the photos feature's command file.
 enum PhotoCommands {
     static let commands: [Command] = [photo, photoRetry, photoDiscard]
 
     static func perform<T>(_ body: () throws -> T) throws -> T { try IssueCommands.perform(body) }
 
     static let photo = Command(
-        "photo", usage: "FIELD_ID FILE",
-        summary: "Import a JPEG into an image or signature field of the current draft.",
+        "photo", usage: "FIELD_ID FILE | FIELD_ID --clear",
+        summary: "Import a JPEG into an image or signature field of the current draft, or clear it.",
         help: "The photo is oriented, reduced and re-encoded at quality 80; the answer holds local://photos/<id>.jpg\n"
             + "until the photo uploads, then the server path. A signature is captured as an image.\n"
+            + "--clear removes the answer and discards its photo and file (as 'answer FIELD_ID \"\"' does).\n"
             + "Example: photo 9 ~/Pictures/mop-closet.jpg"
     ) { context, words in
-        let usage = "photo FIELD_ID FILE"
-        let arguments = try ParsedArguments(words, usage: usage)
+        let usage = "photo FIELD_ID FILE | photo FIELD_ID --clear"
+        let arguments = try ParsedArguments(words, switches: ["clear"], usage: usage)
+        if arguments.has("clear") {
+            guard arguments.positionals.count == 1 else {
+                throw ShellError.usage("Give only FIELD_ID with --clear. Usage: \(usage)")
+            }
+            let engine = try await context.engine()
+            let localID = try InspectionCommands.currentID(context)
+            let field = arguments.positionals[0]
+            try perform { try engine.app.inspections.clearPhoto(localID: localID, fieldID: field) }
+            return CommandOutput(
+                "\(field) cleared; its photo was discarded.",
+                data: ["local_id": .string(localID), "field_id": .string(field), "value": .null, "cleared": true])
+        }
         guard arguments.positionals.count == 2 else {
             throw ShellError.usage("Give FIELD_ID and FILE. Usage: \(usage)")
         }
