@@ -120,16 +120,19 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   1, streamed) and with orientation 6 (one image held: its 4:2:0 planes, half of one RGB image): the whole
   process, Swift runtime included, against 2 × the decoded image (4000 × 3000 × 3 bytes); the note gives
   the growth over a 16×16 import and how much of it is the memory-mapped input and the output.
-- **Local writes** — the REAL engine: an `AppComposition` (release build) over a data directory on the
-  repository's disk whose store holds 10,000 inspections of the demo template 3 (one in ten a draft, the
-  rest completed and synced): one draft started and answered through `InspectionService` (reference data
-  pulled from a standalone dev server first), the other 9,999 inserted as copies through
-  `InspectionStore.insert` in one transaction. Measured: `InspectionService.answer(localID:fieldID:arguments:)`
-  (a rating or a short text on a random draft) and `save(localID:)`, against a bare single-row `INSERT` on
-  the same connection, interleaved, each its own transaction, with `AppConfiguration.synchronous` FULL and
-  NORMAL (seam `InspectionWriteWorkload`, Tooling/jqc-bench/EngineWriteWorkload.swift). The `json_set` row
-  patches the same `inspections.form_data` inside SQLite (no Swift JSON round trip, no schema validation):
-  the design option the next step is measured against.
+- **Local writes** (issue 17's growth rows) — the REAL engine: an `AppComposition` (release build) over a
+  data directory on the repository's disk, for stores of 10,000 and 100,000 inspections × forms of 10, 100
+  and 1,000 fields. Each store holds 50 drafts of each generated form (Tooling/jqc-bench/GrowthForms.swift:
+  rating, pass_fail, text, checkbox, number, radio and textarea fields, every one answered) and, for the
+  rest, copies of a demo template 3 inspection, completed and synced (reference data pulled from a
+  standalone dev server first; rows inserted through `InspectionStore.insert` in one transaction, the WAL
+  checkpointed before timing). Measured on a random draft of the row's form:
+  `InspectionService.answer` (a rating as `AnswerValue.rating`, or a text as the shell's words) and
+  `save(localID:)`, against a bare single-row `INSERT` on the same connection, interleaved, each its own
+  transaction, with `AppConfiguration.synchronous` FULL and NORMAL (seam `InspectionWriteWorkload`,
+  Tooling/jqc-bench/EngineWriteWorkload.swift). One row per cell and mode; its ratio is the worse of answer
+  and save (both in the note). The answer reads the row's status and `schema_hash` only, takes the parsed
+  schema from the schema cache and patches the one answer with `json_set`; `save` touches `updated_at`.
 - **Shell cold start** — the release `jqc-shell` as a fresh process (posix_spawn → exit), with the
   10,000-inspection store in its data directory: `-c "echo ready"`, the offline tool `score` (never starts a
   server), and `whoami` which builds the engine the prompt waits for (store opened and migrated, session
