@@ -188,17 +188,16 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   their time. They are AtomicFile's crash guarantee (after a crash, the old file or the new one, never a
   torn one; and the new name is on disk before the import returns), so they stay; the plain-write row,
   measured in the same rounds, shows the work itself.
-- **Local writes under `synchronous=NORMAL`** (the real path misses by an order of magnitude: 0.3–0.7 ms
-  per call against a bare commit of 10–30 µs with no fsync), so the answer path's CPU work is the whole ratio.
-  Per call `InspectionService.answer` runs `SELECT *` on the row, parses both `form_data` and the pinned
-  `schema_snapshot` with `JSONValue.parse`, builds a `FormSchema` to validate the words, and writes
-  `jsonString()` of every answer back; `save` does the same minus the validation. Next step (JQCInspections):
-  read only `form_data` and `schema_hash`, cache the parsed `FormSchema` per `schema_hash` (a pinned schema
-  never changes), and write the validated value with `json_set` (the design-option row is that floor:
-  within tens of microseconds of the bare commit, its p99 ratio swinging between ~0.6× and ~2× from run to
-  run at these sizes); keep the open draft's answers in memory for autosave.
-- **Local writes under `synchronous=FULL`**: the fsync is most of every commit, so the ratio sits near 1×
-  and its p99 is the disk's; when it misses, the same next step applies.
+- **Local writes (answer / save growth rows)**: the store's size costs nothing (10,000 and 100,000
+  inspections give the same figures: the answer reads the row's status and `schema_hash` by primary key,
+  the schema comes from the cache), and small forms meet the targets or come close (10 fields: 1.12× at
+  FULL; 1.76×–2.36× at NORMAL). The cost still grows with the form: an `UPDATE` rewrites the whole row
+  record, and a draft's row holds both `form_data` and the pinned `schema_snapshot` (at 1,000 fields about
+  36 KiB + 90 KiB, some thirty overflow pages into the WAL per answer — `save`'s `updated_at` touch pays it
+  too), and `json_set` parses and re-renders the whole `form_data` (the `json_type` guard parses it once
+  more). Next steps (JQCInspections): move the schema snapshot out of the inspection row (a table keyed by
+  schema hash, shared by every draft of that version), keep answers one row per field (an answers table) so
+  one answer writes one small row, and drop the guard's second parse.
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — one local commit
   when a photo settles (server path into the answer) and one when an inspection is marked synced (an fsync
   each at FULL; the NORMAL information row shows that share), a fresh connection for every `POST`
