@@ -25,12 +25,15 @@ extension InspectionStore {
         }
     }
 
-    /// The pinned schema JSON of one inspection (`schema_snapshot`; `[]` when unreadable), read on a schema
-    /// cache miss only.
+    /// The pinned schema JSON of one inspection (its row's `schema_snapshot`, or the shared copy in
+    /// `inspection_schemas`; `[]` when unreadable), read on a schema cache miss only.
     /// - Throws: `DatabaseError`.
     public func schemaSnapshot(_ db: Database, localID: String) throws -> JSONValue {
-        let text: String =
-            try db.scalar("SELECT schema_snapshot FROM inspections WHERE local_id = ?", [localID]) ?? "[]"
+        let row = try db.fetchOne(
+            "SELECT schema_snapshot, pinned_snapshot FROM (SELECT \(Self.selection) WHERE inspections.local_id = ?)",
+            [localID])
+        let inline: String = row?["schema_snapshot"] ?? "[]"
+        let text = inline.isEmpty ? (row?["pinned_snapshot"] ?? "[]") : inline
         return (try? JSONValue.parse(text)) ?? .array([])
     }
 
@@ -50,8 +53,9 @@ extension InspectionStore {
     }
 
     /// Writes one answer (`nil` removes it) and touches `updated_at`: `json_set` / `json_remove` on the stored
-    /// `form_data`. A `form_data` that is not a JSON object (never written by this app) is replaced by an
-    /// object holding the other answers as the row reader sees them, plus this one.
+    /// `form_data` (the row is patched when its text starts with `{`, a check that costs nothing, and SQLite
+    /// refuses a malformed one). A `form_data` that is not a JSON object (never written by this app) is
+    /// replaced by an object holding the other answers as the row reader sees them, plus this one.
     /// - Throws: `DatabaseError`.
     public func setAnswer(_ db: Database, localID: String, fieldID: String, value: JSONValue?, at now: Date) throws {
         if let path = Self.path(fieldID) {
@@ -60,13 +64,13 @@ extension InspectionStore {
                     try db.execute(
                         """
                         UPDATE inspections SET form_data = json_set(form_data, ?, json(?)), updated_at = ?
-                        WHERE local_id = ? AND json_type(form_data) = 'object'
+                        WHERE local_id = ? AND substr(form_data, 1, 1) = '{'
                         """, [path, value.jsonString(), now, localID])
                 } else {
                     try db.execute(
                         """
                         UPDATE inspections SET form_data = json_remove(form_data, ?), updated_at = ?
-                        WHERE local_id = ? AND json_type(form_data) = 'object'
+                        WHERE local_id = ? AND substr(form_data, 1, 1) = '{'
                         """, [path, now, localID])
                 }
                 if db.changesCount == 1 { return }

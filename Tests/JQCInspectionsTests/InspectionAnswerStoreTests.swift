@@ -165,7 +165,7 @@ struct InspectionAnswerStoreTests {
     func malformedFormData() throws {
         let world = try InspectionFixture()
         let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
-        for text in ["not json", "[1,2]"] {
+        for text in ["not json", "[1,2]", "{not json"] {
             try world.queue.write { db in
                 try db.execute("UPDATE inspections SET form_data = ? WHERE local_id = ?", [text, draft.localID])
             }
@@ -196,5 +196,36 @@ struct InspectionAnswerStoreTests {
         #expect(code { try failing.service.answer(localID: kept.localID, fieldID: "4", arguments: [""]) } == .storage)
         #expect(refusing.all == ["clearing \(kept.localID) 4"])
         #expect(try failing.service.inspection(localID: kept.localID).formData == ["4": "local://photos/b.jpg"])
+    }
+
+    @Test("a pinned schema is stored once per hash, outside the row; a row with its own snapshot still reads it")
+    func pinnedSchemaOutsideTheRow() throws {
+        let world = try InspectionFixture()
+        let first = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        let second = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        let (inline, shared): ([String], Int) = try world.queue.read { db in
+            (
+                try db.fetchAll("SELECT schema_snapshot FROM inspections ORDER BY rowid").compactMap {
+                    $0["schema_snapshot"]
+                },
+                try db.scalar("SELECT count(*) FROM inspection_schemas WHERE schema_hash = ?", [first.schemaHash]) ?? 0
+            )
+        }
+        #expect(inline == ["", ""])
+        #expect(shared == 1)
+        #expect(try world.service.inspection(localID: second.localID).schemaSnapshot == restroomSchema)
+        #expect(try world.store.all().map(\.schemaSnapshot) == [restroomSchema, restroomSchema])
+        // A row written before (or with a hash that is not its schema's) keeps the snapshot in the row.
+        var legacy = first
+        legacy.localID = "legacy"
+        legacy.schemaHash = ""
+        try world.queue.write { db in try world.store.insert(db, legacy) }
+        let text: String? = try world.queue.read { db in
+            try db.scalar("SELECT schema_snapshot FROM inspections WHERE local_id = 'legacy'")
+        }
+        #expect(text == restroomSchema.jsonString())
+        #expect(try world.service.inspection(localID: "legacy").schemaSnapshot == restroomSchema)
+        try world.service.answer(localID: "legacy", fieldID: "2", value: .rating(2))
+        #expect(try world.service.inspection(localID: "legacy").formData["2"] == "2")
     }
 }
