@@ -189,15 +189,17 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   torn one; and the new name is on disk before the import returns), so they stay; the plain-write row,
   measured in the same rounds, shows the work itself.
 - **Local writes (answer / save growth rows)**: the store's size costs nothing (10,000 and 100,000
-  inspections give the same figures: the answer reads the row's status and `schema_hash` by primary key,
-  the schema comes from the cache), and small forms meet the targets or come close (10 fields: 1.12× at
-  FULL; 1.76×–2.36× at NORMAL). The cost still grows with the form: an `UPDATE` rewrites the whole row
-  record, and a draft's row holds both `form_data` and the pinned `schema_snapshot` (at 1,000 fields about
-  36 KiB + 90 KiB, some thirty overflow pages into the WAL per answer — `save`'s `updated_at` touch pays it
-  too), and `json_set` parses and re-renders the whole `form_data` (the `json_type` guard parses it once
-  more). Next steps (JQCInspections): move the schema snapshot out of the inspection row (a table keyed by
-  schema hash, shared by every draft of that version), keep answers one row per field (an answers table) so
-  one answer writes one small row, and drop the guard's second parse.
+  inspections give the same figures: the answer reads the row's status and `schema_hash` by primary key and
+  the schema comes from the cache), and at FULL the fsync is most of every commit, so the rows sit near 1×
+  whatever the form. At NORMAL the answer's own work shows: its p50 still grows with the form (about 20 µs
+  at 10 fields, 25–30 µs at 100, 60–100 µs at 1,000, against a bare commit of 11–16 µs), because
+  `json_set` parses and re-renders the whole `form_data` and the `UPDATE` rewrites its record (18 KiB at
+  1,000 answered fields, five overflow pages). The pinned schema no longer adds to it: it is stored once per
+  hash in `inspection_schemas`, not in the row (before that, a 1,000-field draft's 90 KiB schema was
+  rewritten by every answer and every save). On a loaded machine the NORMAL p99s are single stalls of
+  milliseconds (see the p50s in the notes). Next step (JQCInspections): an answers table with one row per
+  field, so one answer writes one small row and its cost no longer depends on the form; `form_data` built
+  from it where a whole form is read (submit, push, `form`).
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — one local commit
   when a photo settles (server path into the answer) and one when an inspection is marked synced (an fsync
   each at FULL; the NORMAL information row shows that share), a fresh connection for every `POST`
