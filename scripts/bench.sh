@@ -120,16 +120,19 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   1, streamed) and with orientation 6 (one image held: its 4:2:0 planes, half of one RGB image): the whole
   process, Swift runtime included, against 2 × the decoded image (4000 × 3000 × 3 bytes); the note gives
   the growth over a 16×16 import and how much of it is the memory-mapped input and the output.
-- **Local writes** — the REAL engine: an `AppComposition` (release build) over a data directory on the
-  repository's disk whose store holds 10,000 inspections of the demo template 3 (one in ten a draft, the
-  rest completed and synced): one draft started and answered through `InspectionService` (reference data
-  pulled from a standalone dev server first), the other 9,999 inserted as copies through
-  `InspectionStore.insert` in one transaction. Measured: `InspectionService.answer(localID:fieldID:arguments:)`
-  (a rating or a short text on a random draft) and `save(localID:)`, against a bare single-row `INSERT` on
-  the same connection, interleaved, each its own transaction, with `AppConfiguration.synchronous` FULL and
-  NORMAL (seam `InspectionWriteWorkload`, Tooling/jqc-bench/EngineWriteWorkload.swift). The `json_set` row
-  patches the same `inspections.form_data` inside SQLite (no Swift JSON round trip, no schema validation):
-  the design option the next step is measured against.
+- **Local writes** (issue 17's growth rows) — the REAL engine: an `AppComposition` (release build) over a
+  data directory on the repository's disk, for stores of 10,000 and 100,000 inspections × forms of 10, 100
+  and 1,000 fields. Each store holds 50 drafts of each generated form (Tooling/jqc-bench/GrowthForms.swift:
+  rating, pass_fail, text, checkbox, number, radio and textarea fields, every one answered) and, for the
+  rest, copies of a demo template 3 inspection, completed and synced (reference data pulled from a
+  standalone dev server first; rows inserted through `InspectionStore.insert` in one transaction, the WAL
+  checkpointed before timing). Measured on a random draft of the row's form:
+  `InspectionService.answer` (a rating as `AnswerValue.rating`, or a text as the shell's words) and
+  `save(localID:)`, against a bare single-row `INSERT` on the same connection, interleaved, each its own
+  transaction, with `AppConfiguration.synchronous` FULL and NORMAL (seam `InspectionWriteWorkload`,
+  Tooling/jqc-bench/EngineWriteWorkload.swift). One row per cell and mode; its ratio is the worse of answer
+  and save (both in the note). The answer reads the row's status and `schema_hash` only, takes the parsed
+  schema from the schema cache and patches the one answer with `json_set`; `save` touches `updated_at`.
 - **Shell cold start** — the release `jqc-shell` as a fresh process (posix_spawn → exit), with the
   10,000-inspection store in its data directory: `-c "echo ready"`, the offline tool `score` (never starts a
   server), and `whoami` which builds the engine the prompt waits for (store opened and migrated, session
@@ -185,17 +188,18 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   their time. They are AtomicFile's crash guarantee (after a crash, the old file or the new one, never a
   torn one; and the new name is on disk before the import returns), so they stay; the plain-write row,
   measured in the same rounds, shows the work itself.
-- **Local writes under `synchronous=NORMAL`** (the real path misses by an order of magnitude: 0.3–0.7 ms
-  per call against a bare commit of 10–30 µs with no fsync), so the answer path's CPU work is the whole ratio.
-  Per call `InspectionService.answer` runs `SELECT *` on the row, parses both `form_data` and the pinned
-  `schema_snapshot` with `JSONValue.parse`, builds a `FormSchema` to validate the words, and writes
-  `jsonString()` of every answer back; `save` does the same minus the validation. Next step (JQCInspections):
-  read only `form_data` and `schema_hash`, cache the parsed `FormSchema` per `schema_hash` (a pinned schema
-  never changes), and write the validated value with `json_set` (the design-option row is that floor:
-  within tens of microseconds of the bare commit, its p99 ratio swinging between ~0.6× and ~2× from run to
-  run at these sizes); keep the open draft's answers in memory for autosave.
-- **Local writes under `synchronous=FULL`**: the fsync is most of every commit, so the ratio sits near 1×
-  and its p99 is the disk's; when it misses, the same next step applies.
+- **Local writes (answer / save growth rows)**: the store's size costs nothing (10,000 and 100,000
+  inspections give the same figures: the answer reads the row's status and `schema_hash` by primary key and
+  the schema comes from the cache), and at FULL the fsync is most of every commit, so the rows sit near 1×
+  whatever the form. At NORMAL the answer's own work shows: its p50 still grows with the form (about 20 µs
+  at 10 fields, 25–30 µs at 100, 60–100 µs at 1,000, against a bare commit of 11–16 µs), because
+  `json_set` parses and re-renders the whole `form_data` and the `UPDATE` rewrites its record (18 KiB at
+  1,000 answered fields, five overflow pages). The pinned schema no longer adds to it: it is stored once per
+  hash in `inspection_schemas`, not in the row (before that, a 1,000-field draft's 90 KiB schema was
+  rewritten by every answer and every save). On a loaded machine the NORMAL p99s are single stalls of
+  milliseconds (see the p50s in the notes). Next step (JQCInspections): an answers table with one row per
+  field, so one answer writes one small row and its cost no longer depends on the form; `form_data` built
+  from it where a whole form is read (submit, push, `form`).
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — one local commit
   when a photo settles (server path into the answer) and one when an inspection is marked synced (an fsync
   each at FULL; the NORMAL information row shows that share), a fresh connection for every `POST`

@@ -9,27 +9,28 @@ public enum AnswerChange: Sendable, Hashable {
     case clear
 }
 
-/// Typed answer input: turns the words a person typed (`answer FIELD_ID VALUE…`) into the value
-/// stored in `form_data`, exactly as SHELL.md's `answer` row says, or refuses with a sentence that
-/// names the field and what it accepts.
+/// The shell's words for an answer (`answer FIELD_ID VALUE…`, SHELL.md), mapped onto an ``AnswerValue``
+/// by the field's type — a convenience over the typed entry point, which does the checking and gives the
+/// stored value. A refusal is a sentence that names the field and what it accepts.
 ///
-/// | type | accepts | stored as |
+/// | type | words | value |
 /// |---|---|---|
-/// | rating | `0`…`5` (`0` clears) | `"4"` |
-/// | checkbox | `true` / `false` (also yes/no) | `"true"` / `"false"` |
-/// | radio, select | one of the options, case-insensitive | the option's text |
-/// | pass_fail | `Pass` / `Fail`, or the schema's options | `"Pass"` / `"Fail"` / the option's text |
-/// | checkbox_group | one or more options (words or comma-separated) | array of option texts, in option order |
-/// | table | `ROW COLUMN VALUE…` (row 1-based; column by header or number) | `table_rows` objects `{header: text}` |
-/// | date | `yyyy-MM-dd` | the text |
-/// | number | a decimal number | the text |
-/// | email | `name@host.domain` | the text |
-/// | text, textarea | anything (words joined by spaces) | the text |
-/// | image, signature | a photo path: `local://…`, `uploads/…` or a file path | the text |
+/// | rating | `0`…`5` (`0` clears) | ``AnswerValue/rating(_:)`` |
+/// | checkbox | `true` / `false` (also yes/no, checked/unchecked, x) | ``AnswerValue/bool(_:)`` |
+/// | radio, select, pass_fail | one option, case-insensitive (pass_fail: `Pass` / `Fail` by default) | ``AnswerValue/option(_:)`` |
+/// | checkbox_group | one or more options (words or comma-separated) | ``AnswerValue/options(_:)`` |
+/// | table | `ROW COLUMN VALUE…` (row 1-based; column by header or number) | ``AnswerValue/tableCell(row:column:text:)`` |
+/// | date | `yyyy-MM-dd` | ``AnswerValue/date(_:)`` |
+/// | number | a decimal number | ``AnswerValue/number(_:)`` |
+/// | email | `name@host.domain` | ``AnswerValue/text(_:)`` |
+/// | text, textarea | anything (words joined by spaces) | ``AnswerValue/text(_:)`` |
+/// | image, signature | refused: a photo goes in only through `photo FIELD_ID FILE` (issue 18) | — |
 ///
-/// An empty value (`""`, or no words) clears any field. Display-only fields refuse every answer.
+/// An empty value (`""`, or no words) is ``AnswerValue/clear`` for any input field (for an image or
+/// signature field too). Display-only fields refuse every answer.
 public enum AnswerInput {
-    /// The change that `arguments` make to `field`'s answer.
+    /// The change that `arguments` make to `field`'s answer: ``value(for:arguments:)``, then
+    /// ``AnswerValue/change(for:current:)``.
     /// - Parameters:
     ///   - field: the field being answered.
     ///   - arguments: the words after the field id (already split like a shell).
@@ -38,70 +39,95 @@ public enum AnswerInput {
     /// - Throws: ``FormsError`` `.notAnswerable` for display-only fields, `.invalidAnswer` when the
     ///   value does not fit the type; the message names the field and what it accepts.
     public static func change(for field: FormField, arguments: [String], current: JSONValue?) throws -> AnswerChange {
-        if field.type.isDisplayOnly {
-            let kind = kindName(field.type)
-            throw FormsError(
-                .notAnswerable,
-                "Field \(field.reference) is a \(kind) and takes no answer; "
-                    + "answer one of the form's input fields instead.")
-        }
+        try value(for: field, arguments: arguments).change(for: field, current: current)
+    }
+
+    /// The typed value `arguments` stand for in `field` (the words checked as far as their spelling goes;
+    /// ``AnswerValue/change(for:current:)`` checks the rest).
+    /// - Parameters:
+    ///   - field: the field being answered (its type decides how the words are read).
+    ///   - arguments: the words after the field id.
+    /// - Returns: the value; ``AnswerValue/clear`` for no words or only blanks (tables excepted).
+    /// - Throws: ``FormsError`` `.notAnswerable` for display-only fields; `.invalidAnswer` when the words
+    ///   do not spell a value of the field's kind, or for text into an image or signature field.
+    public static func value(for field: FormField, arguments: [String]) throws -> AnswerValue {
+        if field.type.isDisplayOnly { throw notAnswerable(field) }
         let joined = arguments.joined(separator: " ")
         if field.type != .table && joined.trimmingCharacters(in: .whitespaces).isEmpty { return .clear }
-        func refuse(_ accepts: String) -> FormsError {
-            FormsError(.invalidAnswer, "Field \(field.reference) takes \(accepts); \"\(joined)\" is not accepted.")
-        }
+        func refuse(_ accepts: String) -> FormsError { refusal(field, accepts: accepts, shown: joined) }
         switch field.type {
         case .rating:
             let text = joined.trimmingCharacters(in: .whitespaces)
             guard text.count == 1, let value = Int(text), (0...5).contains(value) else {
-                throw refuse("a rating from 0 to 5 (0 clears it)")
+                throw refuse(ratingAccepts)
             }
-            return value == 0 ? .clear : .set(.string(String(value)))
+            return .rating(value)
         case .checkbox:
             switch joined.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "true", "yes", "checked", "x": return .set("true")
-            case "false", "no", "unchecked": return .set("false")
+            case "true", "yes", "checked", "x": return .bool(true)
+            case "false", "no", "unchecked": return .bool(false)
             default: throw refuse("true or false")
             }
-        case .radio, .select:
-            guard !field.options.isEmpty else { return .set(.string(joined)) }
-            guard let option = match(joined, in: field.options) else {
-                throw refuse("one of \(list(field.options))")
-            }
-            return .set(.string(option))
-        case .passFail:
-            let options = field.options.isEmpty ? ["Pass", "Fail"] : field.options
-            guard let option = match(joined, in: options) else {
-                throw refuse("one of \(list(options)), or \"\" to clear")
-            }
-            return .set(.string(option))
+        case .radio, .select, .passFail:
+            return .option(joined)
         case .checkboxGroup:
             return try checkboxGroup(field, arguments: arguments, refuse: refuse)
         case .table:
-            return try table(field, arguments: arguments, current: current)
+            return try tableCell(field, arguments: arguments)
         case .date:
             let text = joined.trimmingCharacters(in: .whitespaces)
-            guard CalendarDay(text) != nil else { throw refuse("a date written yyyy-MM-dd (for example 2026-07-14)") }
-            return .set(.string(text))
+            guard let day = CalendarDay(text) else {
+                throw refuse("a date written yyyy-MM-dd (for example 2026-07-14)")
+            }
+            return .date(day)
         case .number:
             let text = joined.trimmingCharacters(in: .whitespaces)
-            guard isDecimalNumber(text) else { throw refuse("a number such as 12 or 4.5") }
-            return .set(.string(text))
+            guard isDecimalNumber(text) else { throw refuse(numberAccepts) }
+            return .number(text)
         case .email:
             let text = joined.trimmingCharacters(in: .whitespaces)
-            guard isEmail(text) else { throw refuse("an e-mail address such as name@example.com") }
-            return .set(.string(text))
+            guard isEmail(text) else { throw refuse(emailAccepts) }
+            return .text(text)
         case .image, .signature:
-            let text = joined.trimmingCharacters(in: .whitespaces)
-            guard arguments.count == 1, !text.contains("\n") else {
-                throw refuse("one photo path (local://…, uploads/… or a file path)")
-            }
-            return .set(.string(text))
+            throw photoOnly(field)
         case .text, .textarea:
-            return .set(.string(joined))
+            return .text(joined)
         case .section, .label, .button, .unknown:
             throw FormsError(.notAnswerable, "Field \(field.reference) takes no answer.")
         }
+    }
+
+    // MARK: Sentences shared with AnswerValue
+
+    static let ratingAccepts = "a rating from 0 to 5 (0 clears it)"
+    static let numberAccepts = "a number such as 12 or 4.5"
+    static let emailAccepts = "an e-mail address such as name@example.com"
+
+    /// `Field "Label" (id 7) takes ACCEPTS; "SHOWN" is not accepted.`
+    static func refusal(_ field: FormField, accepts: String, shown: String) -> FormsError {
+        FormsError(.invalidAnswer, "Field \(field.reference) takes \(accepts); \"\(shown)\" is not accepted.")
+    }
+
+    /// The refusal of a display-only field.
+    static func notAnswerable(_ field: FormField) -> FormsError {
+        FormsError(
+            .notAnswerable,
+            "Field \(field.reference) is a \(kindName(field.type)) and takes no answer; "
+                + "answer one of the form's input fields instead.")
+    }
+
+    /// The refusal of a value other than a clear for an image or signature field (issue 18).
+    static func photoOnly(_ field: FormField) -> FormsError {
+        FormsError(
+            .invalidAnswer,
+            "Field \(field.reference) is \(field.type == .image ? "an image" : "a signature") field and takes a "
+                + "photo only through 'photo \(field.id) FILE'; clear it with 'photo \(field.id) --clear' "
+                + "or 'answer \(field.id) \"\"'.")
+    }
+
+    /// A pass_fail field's options: its own, else Pass and Fail.
+    static func passFailOptions(_ field: FormField) -> [String] {
+        field.options.isEmpty ? ["Pass", "Fail"] : field.options
     }
 
     /// The option equal to `text` ignoring case (and surrounding spaces), in the option's own spelling.
@@ -113,9 +139,9 @@ public enum AnswerInput {
     private static func checkboxGroup(
         _ field: FormField, arguments: [String],
         refuse: (String) -> FormsError
-    ) throws -> AnswerChange {
+    ) throws -> AnswerValue {
         let words = arguments.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        guard !field.options.isEmpty else { return .set(.array(words.map(JSONValue.string))) }
+        guard !field.options.isEmpty else { return .options(words) }
         var chosen = Set<String>()
         let joined = arguments.joined(separator: " ")
         if let whole = match(joined, in: field.options) {
@@ -134,28 +160,34 @@ public enum AnswerInput {
                 }
             }
         }
-        return .set(.array(field.options.filter(chosen.contains).map(JSONValue.string)))
+        return .options(field.options.filter(chosen.contains))
     }
 
-    private static func table(_ field: FormField, arguments: [String], current: JSONValue?) throws -> AnswerChange {
+    private static func tableAccepts(_ field: FormField) -> String {
         let headers = field.columnHeaders
-        let accepts =
-            "ROW COLUMN VALUE, with ROW from 1 to \(field.tableRows) and COLUMN one of "
+        return "ROW COLUMN VALUE, with ROW from 1 to \(field.tableRows) and COLUMN one of "
             + (headers.isEmpty ? "its columns" : "\(list(headers)) or its number")
-        func refuse() -> FormsError {
-            FormsError(
-                .invalidAnswer,
-                "Field \(field.reference) is a table and takes \(accepts); "
-                    + "\"\(arguments.joined(separator: " "))\" is not accepted.")
-        }
-        guard !headers.isEmpty else {
-            throw FormsError(
-                .invalidAnswer,
-                "Field \(field.reference) is a table without column headers, "
-                    + "so it cannot be answered; ask for the template to be fixed.")
-        }
+    }
+
+    private static func tableRefusal(_ field: FormField, shown: String) -> FormsError {
+        FormsError(
+            .invalidAnswer,
+            "Field \(field.reference) is a table and takes \(tableAccepts(field)); \"\(shown)\" is not accepted.")
+    }
+
+    private static func headerless(_ field: FormField) -> FormsError {
+        FormsError(
+            .invalidAnswer,
+            "Field \(field.reference) is a table without column headers, "
+                + "so it cannot be answered; ask for the template to be fixed.")
+    }
+
+    private static func tableCell(_ field: FormField, arguments: [String]) throws -> AnswerValue {
+        let headers = field.columnHeaders
+        let refusal = tableRefusal(field, shown: arguments.joined(separator: " "))
+        guard !headers.isEmpty else { throw headerless(field) }
         guard arguments.count >= 2, let row = Int(arguments[0]), (1...field.tableRows).contains(row) else {
-            throw refuse()
+            throw refusal
         }
         let column: String
         if let number = Int(arguments[1]), (1...headers.count).contains(number) {
@@ -163,14 +195,27 @@ public enum AnswerInput {
         } else if let header = match(arguments[1], in: headers) {
             column = header
         } else {
-            throw refuse()
+            throw refusal
+        }
+        return .tableCell(row: row, column: column, text: arguments.dropFirst(2).joined(separator: " "))
+    }
+
+    /// The table after one cell is set: the stored rows padded to the table's rows and every header, the
+    /// cell written; a table with no text left is cleared.
+    static func tableChange(_ field: FormField, row: Int, column: String, text: String, current: JSONValue?) throws
+        -> AnswerChange
+    {
+        let headers = field.columnHeaders
+        guard !headers.isEmpty else { throw headerless(field) }
+        guard (1...field.tableRows).contains(row), let header = match(column, in: headers) else {
+            throw tableRefusal(field, shown: "\(row) \(column) \(text)")
         }
         var rows: [[String: JSONValue]] = (current?.arrayValue ?? []).map { $0.objectValue ?? [:] }
         while rows.count < field.tableRows { rows.append([:]) }
         for index in rows.indices {
             for header in headers where rows[index][header] == nil { rows[index][header] = "" }
         }
-        rows[row - 1][column] = .string(arguments.dropFirst(2).joined(separator: " "))
+        rows[row - 1][header] = .string(text)
         let isBlank = rows.allSatisfy { $0.values.allSatisfy { $0 == "" || $0 == .null } }
         return isBlank ? .clear : .set(.array(rows.map(JSONValue.object)))
     }
@@ -229,12 +274,26 @@ public struct FormAnswers: Sendable, Hashable {
     ///   ``AnswerInput/change(for:arguments:current:)`` does.
     @discardableResult
     public mutating func set(fieldID: String, arguments: [String], schema: FormSchema) throws -> JSONValue? {
-        guard let field = schema.field(id: fieldID) else {
-            let ids = schema.fields.filter { !$0.type.isDisplayOnly }.map(\.id)
-            let known = ids.isEmpty ? "it has no input fields." : "its input fields are \(ids.joined(separator: ", "))."
-            throw FormsError(.unknownField, "The form has no field with id \"\(fieldID)\"; \(known)")
-        }
-        switch try AnswerInput.change(for: field, arguments: arguments, current: values[fieldID]) {
+        let field = try schema.answerField(id: fieldID)
+        return apply(try AnswerInput.change(for: field, arguments: arguments, current: values[fieldID]), to: fieldID)
+    }
+
+    /// Sets one answer from a typed value; see ``AnswerValue``.
+    /// - Parameters:
+    ///   - fieldID: the field's id as a string (`"5"`).
+    ///   - value: the answer.
+    ///   - schema: the inspection's template schema.
+    /// - Returns: the value now stored, or `nil` when the answer was cleared.
+    /// - Throws: ``FormsError`` `.unknownField` when the form has no such field, or as
+    ///   ``AnswerValue/change(for:current:)`` does.
+    @discardableResult
+    public mutating func set(fieldID: String, value: AnswerValue, schema: FormSchema) throws -> JSONValue? {
+        let field = try schema.answerField(id: fieldID)
+        return apply(try value.change(for: field, current: values[fieldID]), to: fieldID)
+    }
+
+    private mutating func apply(_ change: AnswerChange, to fieldID: String) -> JSONValue? {
+        switch change {
         case .set(let value):
             values[fieldID] = value
             return value
@@ -242,6 +301,21 @@ public struct FormAnswers: Sendable, Hashable {
             values[fieldID] = nil
             return nil
         }
+    }
+}
+
+extension FormSchema {
+    /// The field an answer names.
+    /// - Parameter id: the field's id as a string (`"5"`).
+    /// - Returns: the field (display-only ones too: answering them is refused by the answer's checks).
+    /// - Throws: ``FormsError`` `.unknownField` with the form's input field ids, when it has no such field.
+    public func answerField(id: String) throws -> FormField {
+        guard let field = field(id: id) else {
+            let ids = fields.filter { !$0.type.isDisplayOnly }.map(\.id)
+            let known = ids.isEmpty ? "it has no input fields." : "its input fields are \(ids.joined(separator: ", "))."
+            throw FormsError(.unknownField, "The form has no field with id \"\(id)\"; \(known)")
+        }
+        return field
     }
 }
 

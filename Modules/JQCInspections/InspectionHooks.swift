@@ -48,3 +48,23 @@ extension InspectionDraftDeletionHook {
     /// Nothing to do after the commit (the default).
     public func draftDeleted(localID: String) {}
 }
+
+/// Called inside the answer transaction when an image or signature field's answer is removed (`photo FIELD
+/// --clear`, `answer FIELD ""`; issue 18): Photos discards the field's photos in that transaction, so the
+/// answer and its pending photo go together, and their files once it has committed.
+public protocol InspectionPhotoFieldClearingHook: Sendable {
+    /// The field's answer is being removed.
+    /// - Parameters:
+    ///   - localID: the draft's local id.
+    ///   - fieldID: the image or signature field's id.
+    ///   - db: the open answer transaction.
+    /// - Throws: any error, which keeps the answer.
+    func photoFieldClearing(localID: String, fieldID: String, db: Database) throws
+
+    /// The removal committed: remove what lives outside the store (photo files). Not called when it rolled
+    /// back.
+    /// - Parameters:
+    ///   - localID: the draft's local id.
+    ///   - fieldID: the cleared field's id.
+    func photoFieldCleared(localID: String, fieldID: String)
+}

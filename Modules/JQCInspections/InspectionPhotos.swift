@@ -15,6 +15,8 @@ public final class InspectionPhotos: Sendable {
     private let clock: any Clock
     /// Files of photos deleted with a draft, removed once the deletion has committed.
     private let doomedFiles = Mutex<[String: [URL]]>([:])
+    /// Files of photos discarded with their field's answer, removed once that removal has committed.
+    private let clearedFieldFiles = Mutex<[String: [URL]]>([:])
 
     /// The wiring over the inspections store and the photos service.
     /// - Parameters:
@@ -142,6 +144,24 @@ extension InspectionPhotos: InspectionDraftDeletionHook {
         let files = doomedFiles.withLock { $0.removeValue(forKey: localID) } ?? []
         photos.removeFiles(files)
     }
+}
+
+extension InspectionPhotos: InspectionPhotoFieldClearingHook {
+    /// Deletes the field's photo rows (pending, uploaded or failed) in the transaction that removes the
+    /// field's answer (issue 18), so no photo uploads for an answer that is gone.
+    /// - Throws: `DatabaseError`.
+    public func photoFieldClearing(localID: String, fieldID: String, db: Database) throws {
+        let files = try photos.deletePhotos(for: .inspection(localID, field: fieldID), in: db)
+        clearedFieldFiles.withLock { $0[Self.key(localID, fieldID)] = files }
+    }
+
+    /// Removes the discarded photos' files after the answer's removal committed.
+    public func photoFieldCleared(localID: String, fieldID: String) {
+        let files = clearedFieldFiles.withLock { $0.removeValue(forKey: Self.key(localID, fieldID)) } ?? []
+        photos.removeFiles(files)
+    }
+
+    private static func key(_ localID: String, _ fieldID: String) -> String { localID + "\u{1F}" + fieldID }
 }
 
 extension PhotoOwnerKind {

@@ -11,9 +11,12 @@ public final class InspectionService: Sendable {
     /// The inspections store.
     public let store: InspectionStore
     private let reference: ReferenceStore
-    private let clock: any Clock
+    let clock: any Clock
     private let submitHookList: Contributions<any InspectionSubmitHook>
     private let deletionHookList: Contributions<any InspectionDraftDeletionHook>
+    private let clearingHookList = Contributions<any InspectionPhotoFieldClearingHook>()
+    /// The parsed pinned schemas, by schema hash (issue 17): answer, save and submit parse a schema once.
+    public let schemaCache: FormSchemaCache
     private let makeID: @Sendable () -> String
 
     /// A service.
@@ -25,10 +28,12 @@ public final class InspectionService: Sendable {
     ///     added with ``register(submitHook:)``.
     ///   - deletionHooks: called inside the draft-deletion transaction (Photos, Issues); more are added with
     ///     ``register(deletionHook:)``.
+    ///   - schemaCache: the parsed pinned schemas by hash (a fresh cache by default).
     ///   - makeID: new local ids (a lowercase UUID by default).
     public init(
         store: InspectionStore, reference: ReferenceStore, clock: any Clock,
         submitHooks: [any InspectionSubmitHook] = [], deletionHooks: [any InspectionDraftDeletionHook] = [],
+        schemaCache: FormSchemaCache = FormSchemaCache(),
         makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) {
         self.store = store
@@ -37,6 +42,7 @@ public final class InspectionService: Sendable {
         self.submitHookList = Contributions(submitHooks)
         self.deletionHookList = Contributions(deletionHooks)
         self.makeID = makeID
+        self.schemaCache = schemaCache
     }
 
     /// Adds a hook called inside every submit transaction, after the ones before it (a later feature's,
@@ -46,8 +52,15 @@ public final class InspectionService: Sendable {
     /// Adds a hook called inside every draft-deletion transaction, after the ones before it (Photos, Issues).
     public func register(deletionHook: any InspectionDraftDeletionHook) { deletionHookList.add(deletionHook) }
 
+    /// Adds a hook called inside the answer transaction that removes an image or signature field's answer
+    /// (Photos: the field's photo goes with it; issue 18).
+    public func register(photoFieldClearingHook hook: any InspectionPhotoFieldClearingHook) {
+        clearingHookList.add(hook)
+    }
+
     private var submitHooks: [any InspectionSubmitHook] { submitHookList.all }
     private var deletionHooks: [any InspectionDraftDeletionHook] { deletionHookList.all }
+    var clearingHooks: [any InspectionPhotoFieldClearingHook] { clearingHookList.all }
 
     // MARK: Start
 
@@ -123,43 +136,6 @@ public final class InspectionService: Sendable {
         try wrap { try store.all(draftsOnly: draftsOnly) }
     }
 
-    // MARK: Answer and save
-
-    /// Sets one answer from typed words on the PINNED schema (SHELL.md `answer`), written to the store at once.
-    /// - Returns: the stored value, or `nil` when the answer was cleared.
-    /// - Throws: ``InspectionsError`` (`notFound`, `notADraft`, `invalidAnswer` with the form's sentence).
-    @discardableResult
-    public func answer(localID: String, fieldID: String, arguments: [String]) throws -> JSONValue? {
-        try wrap {
-            try store.queue.write { db in
-                let draft = try self.draft(db, localID)
-                var answers = FormAnswers(draft.formData)
-                let value: JSONValue?
-                do {
-                    value = try answers.set(fieldID: fieldID, arguments: arguments, schema: draft.schema)
-                } catch let error as FormsError {
-                    throw InspectionsError(.invalidAnswer, error.message)
-                }
-                try store.updateAnswers(db, localID: localID, formData: answers.values, at: clock.now)
-                return value
-            }
-        }
-    }
-
-    /// Saves a draft's answers explicitly (the Save Draft button; autosave calls it too).
-    /// - Parameters:
-    ///   - localID: the draft's local id.
-    ///   - formData: the answers to store, or `nil` to re-save what is stored (touches `updated_at`).
-    /// - Throws: ``InspectionsError`` (`notFound`, `notADraft`).
-    public func save(localID: String, formData: [String: JSONValue]? = nil) throws {
-        try wrap {
-            try store.queue.write { db in
-                let draft = try self.draft(db, localID)
-                try store.updateAnswers(db, localID: localID, formData: formData ?? draft.formData, at: clock.now)
-            }
-        }
-    }
-
     // MARK: Submit
 
     /// Submits a draft in ONE transaction (SPEC.md §4 "Local writes are atomic"): required validation on the
@@ -175,7 +151,7 @@ public final class InspectionService: Sendable {
         try wrap {
             try store.queue.write { db in
                 let draft = try self.draft(db, localID)
-                let schema = draft.schema
+                let schema = schemaCache.schema(hash: draft.schemaHash) { draft.schemaSnapshot }
                 let missing = RequiredFields.missingLabels(in: schema, answers: draft.formData)
                 guard missing.isEmpty else {
                     throw InspectionsError(
@@ -287,7 +263,7 @@ public final class InspectionService: Sendable {
 
     // MARK: Helpers
 
-    private func draft(_ db: Database, _ localID: String) throws -> Inspection {
+    func draft(_ db: Database, _ localID: String) throws -> Inspection {
         guard let found = try store.inspection(db, localID: localID) else {
             throw InspectionsError(.notFound, "There is no inspection \(localID) on this device; see 'inspections'.")
         }
@@ -300,7 +276,7 @@ public final class InspectionService: Sendable {
         return found
     }
 
-    private func wrap<T>(_ body: () throws -> T) throws -> T {
+    func wrap<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as InspectionsError {

@@ -1,5 +1,6 @@
 import Foundation
 import JQCFacilities
+import JQCForms
 import JQCKit
 import JQCStorage
 import JQCSync
@@ -48,6 +49,17 @@ public enum InspectionsSchema {
             try db.execute("CREATE INDEX inspections_outbox ON inspections(status, sync_status)")
         }
         InspectionStore.outbox.registerMigrations(namespace: "inspections", in: &migrator)
+        // Issue 17: a pinned schema is stored once per schema hash, not in every inspection row, so a write to
+        // a draft's row (an answer, a save) never rewrites its schema. Rows written before keep theirs inline.
+        migrator.registerMigration(namespace: "inspections", "2-pinned-schemas") { db in
+            try db.execute(
+                """
+                CREATE TABLE inspection_schemas (
+                    schema_hash TEXT PRIMARY KEY NOT NULL,
+                    snapshot TEXT NOT NULL
+                ) WITHOUT ROWID
+                """)
+        }
     }
 }
 
@@ -76,15 +88,17 @@ public final class InspectionStore: Sendable {
     /// One inspection inside a transaction, or `nil`.
     /// - Throws: `DatabaseError`.
     public func inspection(_ db: Database, localID: String) throws -> Inspection? {
-        try db.fetchOne("SELECT * FROM inspections WHERE local_id = ?", [localID]).map(Self.inspection)
+        try db.fetchOne("SELECT \(Self.selection) WHERE inspections.local_id = ?", [localID]).map(Self.inspection)
     }
 
     /// Every local inspection, newest first; only drafts when `draftsOnly`.
     /// - Throws: `DatabaseError`.
     public func all(draftsOnly: Bool = false) throws -> [Inspection] {
-        let filter = draftsOnly ? " WHERE status = 'draft'" : ""
+        let filter = draftsOnly ? " WHERE inspections.status = 'draft'" : ""
         return try queue.read { db in
-            try db.fetchAll("SELECT * FROM inspections\(filter) ORDER BY created_at DESC, rowid DESC").map(
+            try db.fetchAll(
+                "SELECT \(Self.selection)\(filter) ORDER BY inspections.created_at DESC, inspections.rowid DESC"
+            ).map(
                 Self.inspection)
         }
     }
@@ -95,18 +109,34 @@ public final class InspectionStore: Sendable {
         try queue.read { db in
             try db.fetchAll(
                 """
-                SELECT * FROM inspections WHERE status = 'completed' AND sync_status = 'pending'
-                ORDER BY completed_at, rowid
+                SELECT \(Self.selection) WHERE inspections.status = 'completed' AND inspections.sync_status = 'pending'
+                ORDER BY inspections.completed_at, inspections.rowid
                 """
             ).map(Self.inspection)
         }
     }
 
+    /// The columns of an inspection row and where they come from: the row, with its pinned schema from
+    /// `inspection_schemas` when the row's own `schema_snapshot` is empty (rows written since issue 17).
+    static let selection = """
+        inspections.*, inspection_schemas.snapshot AS pinned_snapshot FROM inspections
+        LEFT JOIN inspection_schemas ON inspections.schema_snapshot = ''
+            AND inspection_schemas.schema_hash = inspections.schema_hash
+        """
     // MARK: Writes (inside the caller's transaction)
 
-    /// Inserts a new inspection.
+    /// Inserts a new inspection. Its pinned schema goes into `inspection_schemas` once per schema hash when
+    /// the hash is the schema's own (JQCForms `FormSchema.hash`), the row keeping an empty `schema_snapshot`;
+    /// a schema whose given hash does not match stays in the row.
     /// - Throws: `DatabaseError`.
     public func insert(_ db: Database, _ i: Inspection) throws {
+        let snapshot = i.schemaSnapshot.jsonString()
+        let shared = !i.schemaHash.isEmpty && FNV1a64.hex(Data(snapshot.utf8)) == i.schemaHash
+        if shared {
+            try db.execute(
+                "INSERT OR IGNORE INTO inspection_schemas (schema_hash, snapshot) VALUES (?, ?)",
+                [i.schemaHash, snapshot])
+        }
         try db.execute(
             """
             INSERT INTO inspections (local_id, server_id, template_id, template_name, facility_id, facility_name,
@@ -120,7 +150,7 @@ public final class InspectionStore: Sendable {
             [
                 i.localID, i.serverID, i.templateID, i.templateName, i.facilityID, i.facilityName, i.areaID,
                 i.areaName, i.projectID, i.status.rawValue, JSONValue.object(i.formData).jsonString(),
-                i.schemaSnapshot.jsonString(), i.schemaHash,
+                shared ? "" : snapshot, i.schemaHash,
                 i.overallScore, i.startedAt, i.completedAt, i.parentInspectionLocalID, i.parentInspectionServerID,
                 i.scheduledInspectionServerID, i.submitLatitude, i.submitLongitude, i.notes, i.followUpRequired,
                 i.followUpNote, i.createdAt, i.updatedAt,
@@ -312,7 +342,8 @@ public final class InspectionStore: Sendable {
 
     static func inspection(_ row: Row) -> Inspection {
         let formText: String = row["form_data"] ?? "{}"
-        let schemaText: String = row["schema_snapshot"] ?? "[]"
+        let inline: String = row["schema_snapshot"] ?? "[]"
+        let schemaText = inline.isEmpty ? (row["pinned_snapshot"] ?? "[]") : inline
         let created: Date = row["created_at"] ?? Date(timeIntervalSince1970: 0)
         return Inspection(
             localID: row["local_id"] ?? "", serverID: row["server_id"], templateID: row["template_id"] ?? 0,

@@ -10,7 +10,8 @@ import JQCSync
 /// (``InspectionService``), their photos (``InspectionPhotos``: the `inspection` photo owner kind and the
 /// rule 12 gate), online history, the 30 s autosave, the `inspections` push stage and outbox kind, and the
 /// unsynced inspections' facility references. Extension points:
-/// ``InspectionService/register(submitHook:)`` and ``InspectionService/register(deletionHook:)``.
+/// ``InspectionService/register(submitHook:)``, ``InspectionService/register(deletionHook:)`` and
+/// ``InspectionService/register(photoFieldClearingHook:)``.
 public struct InspectionsFeature: FeatureModule {
     /// `inspections`.
     public let name = "inspections"
@@ -40,13 +41,14 @@ public struct InspectionsFeature: FeatureModule {
         photoService = photos.service
     }
 
-    /// Contributes the `inspections` migrations, the photo owner kind `inspection`, the draft-deletion hook
-    /// of its photos, its facility references, the `inspections` stage (after `photos`, rule 12) and outbox
-    /// kind, and stopping the autosave at shutdown.
+    /// Contributes the `inspections` migrations, the photo owner kind `inspection`, the draft-deletion and
+    /// photo-field clearing hooks of its photos, its facility references, the `inspections` stage (after
+    /// `photos`, rule 12) and outbox kind, and stopping the autosave at shutdown.
     public func install(into app: inout FeatureInstallation) {
         app.registerMigrations(InspectionsSchema.register(in:))
         photoService.registerOwnerKind(photos.photoOwnerRegistration)
         service.register(deletionHook: photos)
+        service.register(photoFieldClearingHook: photos)
         facilities.facilityReferences.add(store)
         app.addStage(InspectionPushStage(api: api, store: store, photoGate: photos))
         let store = self.store

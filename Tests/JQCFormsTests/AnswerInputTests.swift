@@ -158,15 +158,20 @@ struct AnswerInputTests {
         #expect(answers.values == ["10": "Floor wet  near sinks"])
     }
 
-    @Test("image and signature fields take one photo path, including the local:// sentinel")
+    @Test("image and signature fields refuse text (a photo goes in only through `photo`) and take a clear")
     func photos() throws {
-        var answers = FormAnswers()
-        #expect(try answers.set(fieldID: "9", arguments: ["local://4F2A.jpg"], schema: restroom) == "local://4F2A.jpg")
-        #expect(try answers.set(fieldID: "12", arguments: ["uploads/sig.jpg"], schema: restroom) == "uploads/sig.jpg")
+        var answers = FormAnswers(["9": "local://4F2A.jpg", "12": "uploads/sig.jpg"])
         #expect(
-            message { try answers.set(fieldID: "9", arguments: ["a.jpg", "b.jpg"], schema: restroom) }
-                == "Field \"Photo of condition\" (id 9) takes one photo path (local://…, uploads/… or a file path); "
-                + "\"a.jpg b.jpg\" is not accepted.")
+            message { try answers.set(fieldID: "9", arguments: ["not-a-photo"], schema: restroom) }
+                == "Field \"Photo of condition\" (id 9) is an image field and takes a photo only through "
+                + "'photo 9 FILE'; clear it with 'photo 9 --clear' or 'answer 9 \"\"'.")
+        #expect(
+            message { try answers.set(fieldID: "12", arguments: ["uploads/other.jpg"], schema: restroom) }?
+                .hasPrefix("Field \"Inspector signature\" (id 12) is a signature field and takes a photo only") == true)
+        #expect(answers.values == ["9": "local://4F2A.jpg", "12": "uploads/sig.jpg"])
+        #expect(try answers.set(fieldID: "9", arguments: [""], schema: restroom) == nil)
+        #expect(try answers.set(fieldID: "12", arguments: [], schema: restroom) == nil)
+        #expect(answers.values.isEmpty)
     }
 
     @Test("display-only fields and unknown ids refuse answers with a sentence")

@@ -2,27 +2,29 @@ import Foundation
 import JQCKit
 import JQCStorage
 
-/// The writes the local-write benchmark drives (SPEC.md §6: "answer a field, save a draft"), by the index
-/// of a draft in the benchmark's store. ``EngineWriteWorkload`` drives the real engine
+/// The writes the local-write benchmark drives (SPEC.md §6: "answer a field, save a draft"; issue 17's growth
+/// rows), by form size and the index of a draft of that form. ``EngineWriteWorkload`` drives the real engine
 /// (`InspectionService.answer/save` on AppComposition's store); the bare commit is ``EngineBenchSQL``'s.
 protocol InspectionWriteWorkload {
-    /// Answers one field of one draft with the words the shell's `answer` takes.
-    func answer(draft: Int, field: String, words: [String]) throws
+    /// Answers one field of one draft of the `fields`-field form: a rating (typed) when `rating` is given,
+    /// else a text field with the shell's words.
+    func answer(fields: Int, draft: Int, field: Int, rating: Int?) throws
     /// Saves one draft (the Save Draft button: re-saves the stored answers, touches `updated_at`).
-    func saveDraft(draft: Int) throws
+    func saveDraft(fields: Int, draft: Int) throws
     /// The floor: one single-row INSERT in its own transaction on the same connection.
     func bareCommit() throws
 }
 
 /// SQL the engine write benchmark runs beside the engine, on AppComposition's own store (same file, same
-/// connection, same durability mode): the bare single-row commit, and the `json_set` design option patched
-/// into the REAL `inspections` table (JQCInspections' schema).
+/// connection, same durability mode): the bare single-row commit.
 enum EngineBenchSQL {
-    /// Creates the bare-commit table (benchmark only; the app never has it).
+    /// Creates the bare-commit table (benchmark only; the app never has it) and checkpoints the WAL the
+    /// population wrote, so no measured commit pays for it.
     static func prepare(_ queue: DatabaseQueue) throws {
         try queue.write { db in
             try db.execute("CREATE TABLE IF NOT EXISTS bench_bare (id INTEGER PRIMARY KEY, value TEXT NOT NULL)")
         }
+        try queue.writeWithoutTransaction { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// One single-row INSERT in its own transaction.
@@ -35,20 +37,6 @@ enum EngineBenchSQL {
     static func forgetServerIDs(_ queue: DatabaseQueue) throws {
         try queue.write { db in
             try db.execute("UPDATE inspections SET server_id = NULL WHERE sync_status = 'synced'")
-        }
-    }
-
-    /// The answer patched inside SQLite (`json_set` on `inspections.form_data`, no JSON round trip through
-    /// Swift, no schema read): the design option for JQCInspections, measured for comparison. It skips the
-    /// validation `InspectionService.answer` does on the pinned schema, so it is a floor, not a drop-in.
-    static func answerInSQL(_ queue: DatabaseQueue, localID: String, field: String, value: JSONValue) throws {
-        try queue.write { db in
-            try db.execute(
-                """
-                UPDATE inspections SET form_data = json_set(form_data, ?, json(?)), updated_at = ?
-                WHERE local_id = ? AND status = 'draft'
-                """,
-                ["$.\"\(field)\"", value.jsonString(), Date(), localID])
         }
     }
 }

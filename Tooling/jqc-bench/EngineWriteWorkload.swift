@@ -1,66 +1,90 @@
 import Foundation
 import JQCComposition
+import JQCForms
 import JQCInspections
 import JQCKit
 import JQCStorage
 
-/// The real write path: `InspectionService.answer(localID:fieldID:arguments:)` and `save(localID:)` on an
-/// ``AppComposition`` whose store holds `rows` inspections of the demo template 3 (one in ten a draft, the
-/// rest completed and synced, as on a device that has worked for a while).
+/// The real write path: `InspectionService.answer(localID:fieldID:value:)` (a rating, typed) and
+/// `answer(localID:fieldID:arguments:)` (a text, the shell's words) and `save(localID:)`, on an
+/// ``AppComposition`` whose store holds `rows` inspections: the drafts under test pinned to generated forms
+/// of each size (``GrowthForm``, every field answered), the rest copies of a demo template 3 inspection,
+/// completed and synced, as on a device that has worked for a while.
 final class EngineWriteWorkload: InspectionWriteWorkload {
     let app: AppComposition
-    /// The drafts' local ids (the answer and save targets).
-    let drafts: [String]
+    /// The drafts' local ids by form size (fields → ids).
+    let drafts: [Int: [String]]
+    /// The forms by size.
+    let forms: [Int: GrowthForm]
     private var counter = 0
 
-    init(app: AppComposition, drafts: [String]) {
+    init(app: AppComposition, drafts: [Int: [String]], forms: [Int: GrowthForm]) {
         self.app = app
         self.drafts = drafts
+        self.forms = forms
     }
 
-    /// Fills the engine's store (opened against a dev server for the reference pull): one draft started and
-    /// answered through `InspectionService`, then `rows - 1` copies under new local ids inserted with
-    /// `InspectionStore.insert` in one transaction (the same rows `start` writes, without 10,000 commits).
-    /// - Returns: the drafts' local ids.
+    /// Fills the engine's store (opened against a dev server for the reference pull): one draft of template 3
+    /// started and answered through `InspectionService`, then `rows - 1` copies under new local ids inserted
+    /// with `InspectionStore.insert` in one transaction (the rows `start` writes, without 100,000 commits):
+    /// `draftsPerForm` drafts of each generated form, the others completed and synced.
+    /// - Returns: the drafts' local ids by form size.
     /// - Throws: the engine's errors.
-    static func populate(_ bench: BenchApp, rows: Int) throws -> [String] {
+    static func populate(_ bench: BenchApp, rows: Int, forms: [GrowthForm], draftsPerForm: Int) throws
+        -> [Int: [String]]
+    {
         let model = try bench.startAnsweredDraft()
-        var drafts = [model.localID]
+        var drafts: [Int: [String]] = [:]
+        var completed = model
+        completed.status = .completed
+        completed.syncStatus = .synced
+        completed.completedAt = completed.startedAt
+        completed.overallScore = 80
         try bench.app.store.write { db in
-            for index in 1..<rows {
-                var copy = model
-                copy.localID = "bench-\(index)"
-                if index % 10 != 0 {
-                    copy.status = .completed
-                    copy.syncStatus = .synced
-                    copy.serverID = 100_000 + index
-                    copy.completedAt = copy.startedAt
-                    copy.overallScore = 80
-                } else {
-                    drafts.append(copy.localID)
+            _ = try bench.app.inspections.store.deleteDraft(db, localID: model.localID)
+            var index = 0
+            for form in forms {
+                var draft = model
+                draft.schemaSnapshot = form.schema
+                draft.schemaHash = form.hash
+                draft.formData = form.answers
+                for _ in 0..<draftsPerForm {
+                    draft.localID = "bench-draft-\(index)"
+                    index += 1
+                    drafts[form.fields, default: []].append(draft.localID)
+                    try bench.app.inspections.store.insert(db, draft)
                 }
-                try bench.app.inspections.store.insert(db, copy)
+            }
+            while index < rows {
+                completed.localID = "bench-\(index)"
+                completed.serverID = 100_000 + index
+                index += 1
+                try bench.app.inspections.store.insert(db, completed)
             }
         }
         try EngineBenchSQL.prepare(bench.app.store)
         return drafts
     }
 
-    func answer(draft: Int, field: String, words: [String]) throws {
-        try app.inspections.answer(localID: drafts[draft % drafts.count], fieldID: field, arguments: words)
+    func answer(fields: Int, draft: Int, field: Int, rating: Int?) throws {
+        guard let ids = drafts[fields], let form = forms[fields] else { return }
+        let localID = ids[draft % ids.count]
+        if let rating {
+            let id = form.ratingIDs[field % form.ratingIDs.count]
+            try app.inspections.answer(localID: localID, fieldID: id, value: .rating(rating))
+        } else {
+            let id = form.textIDs[field % form.textIDs.count]
+            try app.inspections.answer(localID: localID, fieldID: id, arguments: ["Jordan", "Lee"])
+        }
     }
 
-    func saveDraft(draft: Int) throws {
-        try app.inspections.save(localID: drafts[draft % drafts.count])
+    func saveDraft(fields: Int, draft: Int) throws {
+        guard let ids = drafts[fields] else { return }
+        try app.inspections.save(localID: ids[draft % ids.count])
     }
 
     func bareCommit() throws {
         counter += 1
         try EngineBenchSQL.bareCommit(app.store, value: "bare-\(counter)")
-    }
-
-    /// The `json_set` design option on the same row (see ``EngineBenchSQL/answerInSQL(_:localID:field:value:)``).
-    func answerInSQL(draft: Int, field: String, value: JSONValue) throws {
-        try EngineBenchSQL.answerInSQL(app.store, localID: drafts[draft % drafts.count], field: field, value: value)
     }
 }

@@ -75,7 +75,8 @@ func runBenchmarks(_ options: BenchOptions) async throws {
             emit(
                 try await WriteBench(
                     devserver: devserver, work: work, serverWork: options.serverWork ?? work,
-                    rows: quick ? 2_000 : 10_000, samples: quick ? 100 : 1_000
+                    stores: quick ? [2_000, 10_000] : [10_000, 100_000], formSizes: [10, 100, 1_000],
+                    samples: quick ? 100 : 1_000
                 ).run())
         case "coldstart":
             // The engine-start row needs a server to name; a standalone dev server serves it.

@@ -4,8 +4,8 @@ import JQCJPEG
 import JQCKit
 import JQCPhotos
 
-/// `photo FIELD_ID FILE`, `photo retry PHOTO_ID`, `photo discard PHOTO_ID` (SHELL.md; seed 001 §17): the
-/// photos feature's command file.
+/// `photo FIELD_ID FILE`, `photo FIELD_ID --clear`, `photo retry PHOTO_ID`, `photo discard PHOTO_ID` (SHELL.md;
+/// seed 001 §17; issue 18): the photos feature's command file.
 enum PhotoCommands {
     static let commands: [Command] = [photo, photoRetry, photoDiscard]
 
@@ -16,13 +16,28 @@ enum PhotoCommands {
         arguments: [
             .positional("FIELD_ID", .fieldID, help: "an image or signature field of the current form"),
             .positional("FILE", .file, help: "the JPEG to import"),
+            .flag("clear", required: true, help: "remove the answer and discard its photo and file"),
         ],
-        summary: "Import a JPEG into an image or signature field of the current draft.",
+        forms: [["FIELD_ID", "FILE"], ["FIELD_ID", "clear"]],
+        summary: "Import a JPEG into an image or signature field of the current draft, or clear it.",
         help: "The photo is oriented, reduced and re-encoded at quality 80; the answer holds local://photos/<id>.jpg\n"
             + "until the photo uploads, then the server path. A signature is captured as an image.\n"
+            + "--clear removes the answer and discards its photo and file (as 'answer FIELD_ID \"\"' does).\n"
             + "Example: photo 9 ~/Pictures/mop-closet.jpg"
     ) { context, arguments in
         let usage = arguments.usage
+        if arguments.has("clear") {
+            guard arguments.positionals.count == 1 else {
+                throw ShellError.usage("Give only FIELD_ID with --clear. Usage: \(usage)")
+            }
+            let engine = try await context.engine()
+            let localID = try InspectionCommands.currentID(context)
+            let field = arguments.positionals[0]
+            try perform { try engine.app.inspections.clearPhoto(localID: localID, fieldID: field) }
+            return CommandOutput(
+                "\(field) cleared; its photo was discarded.",
+                data: ["local_id": .string(localID), "field_id": .string(field), "value": .null, "cleared": true])
+        }
         guard arguments.positionals.count == 2 else {
             throw ShellError.usage("Give FIELD_ID and FILE. Usage: \(usage)")
         }

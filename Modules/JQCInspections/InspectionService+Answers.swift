@@ -1,0 +1,138 @@
+import Foundation
+import JQCForms
+import JQCKit
+import JQCStorage
+
+/// Answer and save (SHELL.md `answer`, `save`, `photo FIELD_ID --clear`) at the floor (issue 17): each reads
+/// only the row's status and pinned schema hash (the schema itself comes from ``InspectionService/schemaCache``,
+/// read from the row on a miss), checks the one value on the pinned schema, and patches that one answer
+/// into `form_data` (``InspectionStore/setAnswer(_:localID:fieldID:value:at:)``), in one transaction. The
+/// cost does not grow with the store or the form.
+extension InspectionService {
+    /// Sets one answer on a draft from a typed value, on the PINNED schema (issue 16's typed entry point):
+    /// written to the store at once. Clearing an image or signature field also discards its photo (issue 18).
+    /// - Parameters:
+    ///   - localID: the draft's local id.
+    ///   - fieldID: the field's id as a string (`"5"`).
+    ///   - value: the answer (see JQCForms `AnswerValue` for what each field type takes and stores).
+    /// - Returns: the stored value, or `nil` when the answer was cleared.
+    /// - Throws: ``InspectionsError`` — `notFound`, `notADraft`, `invalidAnswer` (unknown field, display-only
+    ///   field, a value of the wrong kind or out of range, text into an image or signature field: the form's
+    ///   sentence), `storage`. Nothing is written on any error.
+    @discardableResult
+    public func answer(localID: String, fieldID: String, value: AnswerValue) throws -> JSONValue? {
+        try answer(localID: localID, fieldID: fieldID) { _ in value }
+    }
+
+    /// Sets one answer from the shell's words (SHELL.md `answer FIELD_ID VALUE…`): a convenience that maps
+    /// the words onto an `AnswerValue` by the field's type (JQCForms `AnswerInput`) and answers with it.
+    /// - Parameters:
+    ///   - localID: the draft's local id.
+    ///   - fieldID: the field's id as a string.
+    ///   - arguments: the value's words (already split like a shell); none, or `""`, clears.
+    /// - Returns: the stored value, or `nil` when the answer was cleared.
+    /// - Throws: as ``answer(localID:fieldID:value:)``.
+    @discardableResult
+    public func answer(localID: String, fieldID: String, arguments: [String]) throws -> JSONValue? {
+        try answer(localID: localID, fieldID: fieldID) { field in
+            try AnswerInput.value(for: field, arguments: arguments)
+        }
+    }
+
+    /// Removes the answer of an image or signature field and discards its photo (pending or not) and its
+    /// file, in one transaction (SHELL.md `photo FIELD_ID --clear`; issue 18).
+    /// - Parameters:
+    ///   - localID: the draft's local id.
+    ///   - rawFieldID: the field id as given (`9`, `"9"`).
+    /// - Throws: ``InspectionsError`` — `notFound`, `notADraft`, `invalidAnswer` (unknown field, or not an
+    ///   image or signature field), `storage`.
+    public func clearPhoto(localID: String, fieldID rawFieldID: String) throws {
+        let fieldID = FieldID.normalize(.string(rawFieldID)) ?? rawFieldID
+        _ = try answer(localID: localID, fieldID: fieldID) { field in
+            guard field.type.isPhoto else {
+                throw FormsError(
+                    .invalidAnswer,
+                    "Field \(field.reference) is a \(field.type.rawValue) field, not an image or signature field; "
+                        + "clear it with 'answer \(field.id) \"\"'.")
+            }
+            return .clear
+        }
+    }
+
+    /// Saves a draft's answers explicitly (the Save Draft button; autosave calls it too).
+    /// - Parameters:
+    ///   - localID: the draft's local id.
+    ///   - formData: the answers to store, or `nil` to re-save what is stored (touches `updated_at` only:
+    ///     nothing is read or rewritten).
+    /// - Throws: ``InspectionsError`` (`notFound`, `notADraft`, `storage`).
+    public func save(localID: String, formData: [String: JSONValue]? = nil) throws {
+        try wrap {
+            try store.queue.write { db in
+                if let formData {
+                    _ = try self.draftTarget(db, localID)
+                    try store.updateAnswers(db, localID: localID, formData: formData, at: clock.now)
+                } else if try !store.touchDraft(db, localID: localID, at: clock.now) {
+                    _ = try self.draft(db, localID)  // throws notFound or notADraft
+                }
+            }
+        }
+    }
+
+    /// The pinned schema of a draft, from the cache (read and parsed from the row on a miss).
+    /// - Throws: ``InspectionsError`` `notFound`, `notADraft`; `DatabaseError`.
+    func pinnedSchema(_ db: Database, _ localID: String) throws -> FormSchema {
+        let target = try draftTarget(db, localID)
+        return try schemaCache.schema(hash: target.schemaHash) { try store.schemaSnapshot(db, localID: localID) }
+    }
+
+    /// The row's status and schema hash, when it is a draft.
+    /// - Throws: ``InspectionsError`` `notFound`, `notADraft`; `DatabaseError`.
+    private func draftTarget(_ db: Database, _ localID: String) throws -> InspectionStore.AnswerTarget {
+        guard let target = try store.answerTarget(db, localID: localID), target.status == .draft else {
+            _ = try draft(db, localID)  // throws the sentence for a missing or submitted inspection
+            throw InspectionsError(.notFound, "There is no draft \(localID) on this device; see 'drafts'.")
+        }
+        return target
+    }
+
+    /// The answer path: the field on the pinned schema, the typed value `makeValue` gives for it, its change
+    /// (a table cell reads the field's stored rows), one patch of `form_data`, and — when an image or
+    /// signature field is cleared — the clearing hooks in the same transaction (files after the commit).
+    private func answer(
+        localID: String, fieldID: String, _ makeValue: (FormField) throws -> AnswerValue
+    ) throws -> JSONValue? {
+        var clearedPhotoField = false
+        let stored: JSONValue? = try wrap {
+            try store.queue.write { db in
+                let schema = try pinnedSchema(db, localID)
+                let field: FormField
+                let change: AnswerChange
+                do {
+                    field = try schema.answerField(id: fieldID)
+                    let value = try makeValue(field)
+                    let current = field.type == .table ? try store.answer(db, localID: localID, fieldID: fieldID) : nil
+                    change = try value.change(for: field, current: current)
+                } catch let error as FormsError {
+                    throw InspectionsError(.invalidAnswer, error.message)
+                }
+                let newValue: JSONValue?
+                switch change {
+                case .set(let value): newValue = value
+                case .clear: newValue = nil
+                }
+                try store.setAnswer(db, localID: localID, fieldID: fieldID, value: newValue, at: clock.now)
+                if newValue == nil, field.type.isPhoto {
+                    for hook in clearingHooks {
+                        try hook.photoFieldClearing(localID: localID, fieldID: fieldID, db: db)
+                    }
+                    clearedPhotoField = true
+                }
+                return newValue
+            }
+        }
+        if clearedPhotoField {
+            for hook in clearingHooks { hook.photoFieldCleared(localID: localID, fieldID: fieldID) }
+        }
+        return stored
+    }
+}
