@@ -41,3 +41,59 @@ struct AuthorshipCommandTests {
         #expect(asAlex.jsonLines.last?["data"]?["sync_status"] == "synced", "\(asAlex.stdout)")
     }
 }
+
+@Suite("drafts and discard on a shared device (issue 20)")
+struct AuthorshipDraftsTests {
+    @Test(
+        "sam sees only his drafts (--all: alex's, read-only); discarding alex's failed issue needs --yes and names alex"
+    )
+    func draftsAndDiscard() throws {
+        let serverData = TemporaryDirectory(prefix: "jqc-devserver")
+        let server = try ChildProcess(
+            TestPaths.productsDirectory.appendingPathComponent("jqc-devserver"),
+            ["--port", "0", "--admin", "--data-dir", serverData.url.path])
+        defer { server.kill(SIGTERM) }
+        let baseURL = String(server.readLine()?.dropFirst("listening on ".count) ?? "")
+        let harness = ShellHarness()
+        func run(_ arguments: [String]) throws -> ShellHarness.Result {
+            try harness.run(["--server", baseURL] + arguments)
+        }
+        let made = try run([
+            "--json", "-c",
+            "login alex --password inspect-demo; sync; start --template 3 --facility 11 --area 111; "
+                + #"issue new --facility 21 low "Dust on the sills""#,
+        ])
+        #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
+        let draft = try #require(made.jsonLines[2]["data"]?["local_id"]?.stringValue, "\(made.stdout)")
+        let issue = try #require(made.jsonLines[3]["data"]?["local_id"]?.stringValue, "\(made.stdout)")
+        let fault = TestProcess()
+        fault.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        fault.arguments = [
+            "-s", "-o", "/dev/null", "-X", "POST", baseURL + "/__admin/faults", "-H", "Content-Type: application/json",
+            "--data-binary", #"{"method":"POST","path_prefix":"/api/v1/issues","mode":"status","status":422}"#,
+        ]
+        try fault.run()
+        fault.waitUntilExit()
+        #expect(try run(["-c", "sync; logout"]).status == 0)
+
+        let asSam = try run(["--json", "-c", "login sam --password inspect-demo; drafts; drafts --all"])
+        #expect(asSam.status == 0, "\(asSam.stdout)\(asSam.stderr)")
+        #expect(asSam.jsonLines[1]["data"]?["drafts"] == .array([]))
+        #expect(asSam.jsonLines[1]["data"]?["others_hidden"] == 1)
+        let all = try #require(asSam.jsonLines[2]["data"]?["drafts"]?.arrayValue)
+        #expect(all.map { $0["local_id"] } == [.string(draft)])
+        #expect(all.first?["author"] == "alex")
+        #expect(all.first?["read_only"] == true)
+        let text = try run(["-c", "drafts"]).stdout
+        #expect(text.contains("1 draft(s) of other inspectors on this device: drafts --all"), "\(text)")
+        let opened = try run(["-c", "open \(draft)"])
+        #expect(opened.status != 0)
+        #expect(opened.stderr.contains("is alex's; it is read-only for you"), "\(opened.stderr)")
+        let refused = try run(["-c", "issue discard \(issue)"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("was made by alex, not by you"), "\(refused.stderr)")
+        let discarded = try run(["--json", "-c", "issue discard \(issue) --yes"])
+        #expect(discarded.status == 0, "\(discarded.stdout)\(discarded.stderr)")
+        #expect(discarded.jsonLines.first?["data"]?["author"] == "alex")
+    }
+}

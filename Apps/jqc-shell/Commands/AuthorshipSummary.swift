@@ -1,6 +1,8 @@
 import Foundation
 import JQCComposition
 import JQCKit
+import JQCStorage
+import JQCSync
 
 /// Unsynced work on this device that is not the signed-in inspector's, as `status`, `sync`, `logout` and
 /// `server` say it ([authorship], issue 20; SHELL.md): "2 items wait for alex", "1 item was made for server
@@ -38,5 +40,23 @@ enum AuthorshipSummary {
         let parts = work.map { $0.waitReason == nil ? "\($0.count) unsynced item(s) of yours" : $0.sentence }
         return "This device keeps " + parts.joined(separator: "; ") + " — they stay and sync when their inspector "
             + "signs in on their server."
+    }
+}
+
+extension AuthorshipSummary {
+    /// The author's name when `author` is not the signed-in inspector's (on this server), else `nil`; with
+    /// nobody signed in, every item counts as the reader's own.
+    static func otherAuthor(_ author: OutboxAuthor, _ app: AppComposition) async -> String? {
+        guard let identity = await app.currentOutboxIdentity(), !identity.owns(author) else { return nil }
+        return author.displayName
+    }
+
+    /// `--yes` guard for discarding another inspector's item: the refusal names the author.
+    /// - Throws: ``ShellError/failed(_:)`` without `--yes`.
+    static func confirmDiscard(of what: String, by author: String?, confirmed: Bool, command: String) throws {
+        guard let author, !confirmed else { return }
+        throw ShellError.failed(
+            "\(what) was made by \(author), not by you; discarding it deletes \(author)'s work from this device "
+                + "for good. Run '\(command) --yes' to confirm.")
     }
 }

@@ -285,13 +285,24 @@ enum IssueCommands {
     }
 
     static let issueDiscard = Command(
-        "issue discard", usage: "ID", summary: "Discard a failed issue and its photos."
+        "issue discard", usage: "ID [--yes]",
+        summary: "Discard a failed issue and its photos (another inspector's needs --yes).",
+        help: "Discarding another inspector's issue names them and needs --yes (issue 20).\nExample: issue discard 12"
     ) { context, words in
-        let id = try oneID(words, usage: "issue discard ID")
+        let usage = "issue discard ID [--yes]"
+        let arguments = try ParsedArguments(words, switches: ["yes"], usage: usage)
+        guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one ID. Usage: \(usage)") }
+        let id = arguments.positionals[0]
         let engine = try await context.engine()
         let issue = try perform { try engine.app.issues.issue(id: id) }
+        let author = await AuthorshipSummary.otherAuthor(issue.outbox.author, engine.app)
+        try AuthorshipSummary.confirmDiscard(
+            of: "Issue \(issue.displayID)", by: author, confirmed: arguments.has("yes"), command: "issue discard \(id)")
         try perform { try engine.app.issues.discard(id: id) }
         return CommandOutput(
-            "Issue \(issue.displayID) discarded.", data: ["local_id": .string(issue.localID), "discarded": true])
+            "Issue \(issue.displayID)\(author.map { " (\($0)'s)" } ?? "") discarded.",
+            data: [
+                "local_id": .string(issue.localID), "discarded": true, "author": author.map(JSONValue.string) ?? .null,
+            ])
     }
 }
