@@ -113,3 +113,12 @@ struct AuthorRecordingTokenStore: TokenStore {
 
     var lock: FileLock? { base.lock }
 }
+
+extension AppComposition {
+    /// Every unsynced outbox row on this device, whole, by table (``/JQCStorage/OutboxAuthorship/unsyncedRows(_:)``),
+    /// whoever made it: what `export-pending` writes.
+    /// - Throws: the store's error.
+    public func unsyncedRecords() throws -> [(table: String, rows: [Row])] {
+        try store.read { db in try OutboxAuthorship.unsyncedRows(db) }
+    }
+}

@@ -146,3 +146,21 @@ public enum OutboxAuthorship {
         return counts
     }
 }
+
+extension OutboxAuthorship {
+    /// Every outbox table's unsynced rows (`sync_status` other than `synced`: pending, drafts included, and
+    /// failed), whole, in table registration order then row order — what `jqc-shell export-pending` writes so
+    /// nothing is stranded on a device nobody signs in to again.
+    /// - Throws: ``DatabaseError``.
+    public static func unsyncedRows(_ db: Database) throws -> [(table: String, rows: [Row])] {
+        let exists: Int? = try db.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'outbox_tables'")
+        guard exists == 1 else { return [] }
+        let names = try db.fetchAll("SELECT name FROM outbox_tables ORDER BY rowid").compactMap {
+            $0["name"] as String?
+        }
+        return try names.filter(OutboxTable.isIdentifier).map { name in
+            (name, try db.fetchAll("SELECT * FROM \(name) WHERE sync_status <> 'synced' ORDER BY rowid"))
+        }
+    }
+}

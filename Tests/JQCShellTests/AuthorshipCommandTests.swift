@@ -12,11 +12,14 @@ struct AuthorshipCommandTests {
         let harness = ShellHarness()
         let setup = try harness.run(["--json", "-c", "login alex --password inspect-demo; sync; offline"])
         #expect(setup.status == 0, "\(setup.stdout)\(setup.stderr)")
-        let made = try harness.run(["--json", "-c", #"issue new --facility 21 low "Dust on the sills""#])
+        let made = try harness.run([
+            "--json", "-c",
+            #"issue new --facility 21 low "Dust on the sills" --photo /work/shared/fixtures/photos/Canon_40D.jpg"#,
+        ])
         let localID = try #require(made.jsonLines.first?["data"]?["local_id"]?.stringValue, "\(made.stdout)")
         let logout = try harness.run(["-c", "logout"])
         #expect(logout.status == 0, "\(logout.stderr)")
-        #expect(logout.stdout.contains("Signed out. This device keeps 1 unsynced item(s) of yours"), "\(logout.stdout)")
+        #expect(logout.stdout.contains("Signed out. This device keeps 2 unsynced item(s) of yours"), "\(logout.stdout)")
 
         let asSam = try harness.run(["--json", "-c", "online; login sam --password inspect-demo; sync; status"])
         #expect(asSam.status == 0, "\(asSam.stdout)\(asSam.stderr)")
@@ -24,14 +27,32 @@ struct AuthorshipCommandTests {
         let waiting = try #require(sync["waiting"]?.arrayValue)
         #expect(waiting.count == 1)
         #expect(waiting.first?["username"] == "alex")
-        #expect(waiting.first?["count"] == 1)
+        #expect(waiting.first?["count"] == 2)
         #expect(waiting.first?["reason"] == "waits for alex to sign in")
         #expect(asSam.jsonLines.last?["data"]?["waiting"] == sync["waiting"])
         let text = try harness.run(["-c", "status"]).stdout
-        #expect(text.contains("waiting: 1 item waits for alex"), "\(text)")
+        #expect(text.contains("waiting: 2 items wait for alex"), "\(text)")
         let refused = try harness.run(["-c", "server primary"])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("1 item waits for alex"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("2 items wait for alex"), "\(refused.stderr)")
+
+        // Nobody will sign in again? Everything unsynced can be taken off the device, photos included.
+        let exportDirectory = TemporaryDirectory(prefix: "jqc-export")
+        let target = exportDirectory.url.appendingPathComponent("out").path
+        let exported = try harness.run(["--json", "-c", "export-pending \(target)"])
+        #expect(exported.status == 0, "\(exported.stdout)\(exported.stderr)")
+        #expect(exported.jsonLines.first?["data"]?["photos"] == 1)
+        let document = try JSONValue.parse(
+            try String(contentsOf: URL(fileURLWithPath: target + "/pending.json"), encoding: .utf8))
+        let rows = try #require(document["tables"]?["issues"]?.arrayValue)
+        #expect(rows.map { $0["local_id"] } == [.string(localID)])
+        #expect(rows.first?["author_username"] == "alex")
+        let photo = try #require(document["tables"]?["pending_photos"]?.arrayValue?.first?["file_name"]?.stringValue)
+        let copied = try Data(contentsOf: URL(fileURLWithPath: target + "/photos/" + photo))
+        #expect(copied.count > 1000)
+        let again = try harness.run(["-c", "export-pending \(target)"])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("is not empty"), "\(again.stderr)")
 
         let asAlex = try harness.run([
             "--json", "-c", "logout; login alex --password inspect-demo; sync; issue show \(localID)",
