@@ -99,6 +99,9 @@ struct AuthorshipDraftsTests {
 
         let asSam = try run(["--json", "-c", "login sam --password inspect-demo; drafts; drafts --all"])
         #expect(asSam.status == 0, "\(asSam.stdout)\(asSam.stderr)")
+        let unopened = try run(["-c", "answer 2 4"])  // alex's open draft is not sam's
+        #expect(unopened.status != 0)
+        #expect(unopened.stderr.contains("No inspection is open"), "\(unopened.stderr)")
         #expect(asSam.jsonLines[1]["data"]?["drafts"] == .array([]))
         #expect(asSam.jsonLines[1]["data"]?["others_hidden"] == 1)
         let all = try #require(asSam.jsonLines[2]["data"]?["drafts"]?.arrayValue)

@@ -44,6 +44,13 @@ enum SessionCommands {
         } catch let error as APIError {
             throw ShellError.failed(error.message)
         }
+        // Another inspector's open draft is not opened for this one (issue 20): it stays theirs, read-only.
+        if let current = context.dataDirectory.readText("current"),
+            let draft = try? engine.app.inspections.inspection(localID: current),
+            await AuthorshipSummary.otherAuthor(draft.outbox.author, engine.app) != nil
+        {
+            context.dataDirectory.remove("current")
+        }
         if engine.background {
             let sync = engine.app.sync
             Task { _ = try? await sync.sync(explicit: false) }
