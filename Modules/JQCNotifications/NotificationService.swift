@@ -192,7 +192,7 @@ public final class NotificationService: Sendable {
         do {
             return try await pushQueuedMarkRead(pass)
         } catch is SyncStopError {
-            return MarkReadPush(queued: try store.queuedMarkRead()?.ids ?? [])
+            return MarkReadPush(queued: try store.queuedMarkReads().flatMap(\.ids))
         }
     }
 
@@ -216,7 +216,7 @@ struct MarkReadFeed: OutboxFeed {
     var database: DatabaseQueue { store.database }
     var table: OutboxTable { NotificationStore.readsOutbox }
 
-    func pendingItems() throws -> [QueuedMarkRead] { try store.queuedMarkRead().map { [$0] } ?? [] }
+    func pendingItems() throws -> [QueuedMarkRead] { try store.queuedMarkReads() }
 
     func send(_ batch: QueuedMarkRead, pass: SyncPass) async throws -> JSONValue {
         try await api.sendJSON(

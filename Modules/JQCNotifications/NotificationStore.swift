@@ -254,19 +254,26 @@ public struct NotificationStore: Sendable {
         }
     }
 
-    /// The queued mark-read batch, or `nil` when nothing is queued.
+    /// The first queued mark-read batch (``queuedMarkReads()``), or `nil` when nothing is queued.
     /// - Throws: `DatabaseError`.
-    public func queuedMarkRead() throws -> QueuedMarkRead? {
+    public func queuedMarkRead() throws -> QueuedMarkRead? { try queuedMarkReads().first }
+
+    /// The queued mark-reads, one batch per author and server ([authorship], issue 20: a batch is sent with its
+    /// author's token only), in order of their lowest notification id; empty when nothing is queued.
+    /// - Throws: `DatabaseError`.
+    public func queuedMarkReads() throws -> [QueuedMarkRead] {
         try queue.read { db in
             let all = try db.fetchAll("SELECT * FROM notification_reads ORDER BY notification_id")
-            guard let first = all.first else { return nil }
-            let author = OutboxAuthor(row: first)  // one author's reads per batch (issue 20)
-            let rows = all.filter { OutboxAuthor(row: $0) == author }
-            let states = rows.map(OutboxState.init(row:))
-            return QueuedMarkRead(
-                ids: rows.compactMap { $0["notification_id"] }, attempts: states.map(\.attempts).max() ?? 0,
-                lastAttemptAt: states.compactMap(\.lastAttemptAt).max(),
-                deferredReason: states.compactMap(\.deferredReason).first, author: author)
+            var authors: [OutboxAuthor] = []
+            for row in all where !authors.contains(OutboxAuthor(row: row)) { authors.append(OutboxAuthor(row: row)) }
+            return authors.map { author in
+                let rows = all.filter { OutboxAuthor(row: $0) == author }
+                let states = rows.map(OutboxState.init(row:))
+                return QueuedMarkRead(
+                    ids: rows.compactMap { $0["notification_id"] }, attempts: states.map(\.attempts).max() ?? 0,
+                    lastAttemptAt: states.compactMap(\.lastAttemptAt).max(),
+                    deferredReason: states.compactMap(\.deferredReason).first, author: author)
+            }
         }
     }
 
