@@ -32,13 +32,15 @@ public final class AppComposition: Sendable {
     public let logger: Logger
     /// The server selection (rules 17, 81).
     public let server: ServerConfig
+    /// The server identity outbox items are stamped with and pushed for (``AppConfiguration/serverIdentity``).
+    public let serverIdentity: @Sendable () -> String
 
     // Phase 1 — storage, transport, credentials, request policy
     /// The local store (WAL, foreign keys, `synchronous=FULL`), migrated for every installed feature.
     public let store: DatabaseQueue
     /// The HTTP transport behind the airplane-mode gate.
     public let transport: any HTTPTransport
-    /// Credentials in `<data-dir>/credentials` (0600).
+    /// Credentials in `<data-dir>/credentials` (0600); each save also records the outbox session (issue 20).
     public let tokens: any TokenStore
     /// The persisted 426 memory (seed 004's request policy).
     public let refusals: any UpdateRefusalMemory
@@ -105,14 +107,17 @@ public final class AppComposition: Sendable {
         self.configuration = configuration
         clock = configuration.clock
         server = configuration.server
+        let selection = configuration.server
+        let serverIdentity = configuration.serverIdentity ?? { selection.current.storedValue }
+        self.serverIdentity = serverIdentity
         let directory = configuration.dataDirectory
         logger = Logger(
             label: "jqc", minimumLevel: configuration.logLevel,
             sink: FileLogSink(url: directory.appendingPathComponent("jqc.log")), clock: clock)
 
         // Phase 1 — storage, transport, credentials (the store is migrated in phase 4, once every feature
-        // has registered its migrations; nothing reads it before)
-        store = try DatabaseQueue(
+        // has registered its migrations; before that only the outbox session is recorded in it)
+        let store = try DatabaseQueue(
             path: directory.appendingPathComponent("jqc.sqlite").path,
             configuration: DatabaseConfiguration(synchronous: configuration.synchronous))
         let connectivitySwitch = FileConnectivityOverrideStore(url: directory.appendingPathComponent("connectivity"))
@@ -121,8 +126,19 @@ public final class AppComposition: Sendable {
             base: configuration.transport
                 ?? CurlTransport(configuration: configuration.network, logger: logger.labeled("http")),
             isForcedOffline: { connectivitySwitch.loadForcedOffline() })
-        tokens = FileTokenStore(url: directory.appendingPathComponent("credentials"))
+        let tokens = AuthorRecordingTokenStore(
+            base: FileTokenStore(url: directory.appendingPathComponent("credentials")), store: store,
+            server: serverIdentity, logger: logger.labeled("outbox"))
+        self.store = store
+        self.tokens = tokens
         refusals = FileUpdateRefusalMemory(url: directory.appendingPathComponent("update-required"))
+        // The outbox session (issue 20), recorded before the migration: an older store's rows are attributed to
+        // the data directory's signed-in user and server; every new outbox row is stamped from it.
+        let storedUser = tokens.load()?.user
+        try store.write { db in
+            try OutboxAuthorship.record(
+                db, userID: storedUser?.id, username: storedUser?.username, server: serverIdentity())
+        }
 
         // Phase 2 — API client, session, connectivity (every health reply goes to the features' observers)
         let api = APIClient(
@@ -140,7 +156,8 @@ public final class AppComposition: Sendable {
         let core = FeatureCore(
             database: store, api: api, clock: clock, logger: logger, dataDirectory: directory, tokens: tokens,
             connectivity: connectivity, isForcedOffline: { connectivitySwitch.loadForcedOffline() },
-            serverHealth: { try await AppComposition.health(api) }, healthObservers: healthObservers)
+            serverHealth: { try await AppComposition.health(api) }, healthObservers: healthObservers,
+            outboxIdentity: { await AppComposition.outboxIdentity(api: api, store: store, server: serverIdentity) })
 
         // Phase 3 — features, in their order: each built from the core and the features it builds on, then
         // installed (its migrations, stages, outbox kinds, cleaners, photo owner kinds and hooks).
@@ -171,7 +188,8 @@ public final class AppComposition: Sendable {
             guards: SyncGuards(
                 isOnline: { await connectivity.isOnline },
                 isSignedIn: { await api.isSignedIn },
-                isUpdateRequired: { await api.isUpdateRequired }),
+                isUpdateRequired: { await api.isUpdateRequired },
+                identity: { await AppComposition.outboxIdentity(api: api, store: store, server: serverIdentity) }),
             clock: clock, classify: SyncFailure.classify, logger: logger.labeled("sync"),
             passLock: FileSyncPassLock(url: directory.appendingPathComponent("sync.lock")))  // issue 15
         scheduler = SyncScheduler(
@@ -218,6 +236,7 @@ public final class AppComposition: Sendable {
         } else {
             restored = await api.restoreSession()
         }
+        try? await recordOutboxSession()  // who new outbox rows belong to (issue 20)
         guard background else { return restored }
         await connectivity.start()
         await scheduler.start()

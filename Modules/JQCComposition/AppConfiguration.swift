@@ -31,6 +31,10 @@ public struct AppConfiguration: Sendable {
     /// Features installed after the built-in ones, through the same contract (tests install a test-support
     /// feature this way); none by default. A shipped feature gets its own line in the composition root.
     public var additionalFeatures: [FeatureFactory]
+    /// The server identity outbox items are stamped with and pushed for ([authorship], issue 20): the shell's
+    /// recorded identity (`embedded`, `primary`, `secondary`, a URL — stable while the embedded server's port
+    /// changes). `nil`: the server selection's stored value.
+    public var serverIdentity: (@Sendable () -> String)? = nil
 
     /// A configuration with the defaults: libcurl, the system clock, `synchronous=FULL`, a pass every 5 minutes.
     public init(

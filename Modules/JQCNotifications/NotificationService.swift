@@ -42,6 +42,7 @@ public final class NotificationService: Sendable {
     private let sink: any NotificationSink
     private let clock: any Clock
     private let logger: Logger
+    private let outboxIdentity: @Sendable () async -> OutboxIdentity?
     /// Bumped by ``clearServerPulledData()``: a pull that started before a logout writes nothing.
     private let generation = Mutex<UInt64>(0)
 
@@ -52,10 +53,13 @@ public final class NotificationService: Sendable {
     ///   - sink: where new notifications are announced (the composition root's ``NotificationRelay``).
     ///   - clock: the device clock — used for backoff and diagnostics only, never for the cursor.
     ///   - logger: the feature's log.
+    ///   - outboxIdentity: whom its own pushes (poll, mark-read now) act for ([authorship], issue 20); `nil` admits
+    ///     every queued mark-read.
     public init(
         store: NotificationStore, api: APIClient, sink: any NotificationSink, clock: any Clock,
-        logger: Logger = .disabled
+        logger: Logger = .disabled, outboxIdentity: @escaping @Sendable () async -> OutboxIdentity? = { nil }
     ) {
+        self.outboxIdentity = outboxIdentity
         self.store = store
         self.api = api
         self.sink = sink
@@ -166,7 +170,9 @@ public final class NotificationService: Sendable {
     /// One tick of the ``NotificationPoller``: ``run(_:)`` under an automatic pass's rules (backoff respected).
     /// Failures are logged, never thrown: polling is best-effort and the next tick tries again.
     public func poll() async {
-        let pass = SyncPass(isExplicit: false, clock: clock, classify: SyncFailure.classify, logger: logger)
+        let pass = SyncPass(
+            isExplicit: false, clock: clock, classify: SyncFailure.classify, logger: logger,
+            identity: await outboxIdentity())
         do {
             let report = try await run(pass)
             logger.debug("poll: pushed \(report.pushed), pulled \(report.pulled), queued \(report.deferred)")
@@ -180,11 +186,13 @@ public final class NotificationService: Sendable {
     /// - Returns: what happened; offline, signed out or refused builds leave everything queued.
     /// - Throws: `DatabaseError` only.
     public func pushQueuedMarkReadNow() async throws -> MarkReadPush {
-        let pass = SyncPass(isExplicit: true, clock: clock, classify: SyncFailure.classify, logger: logger)
+        let pass = SyncPass(
+            isExplicit: true, clock: clock, classify: SyncFailure.classify, logger: logger,
+            identity: await outboxIdentity())
         do {
             return try await pushQueuedMarkRead(pass)
         } catch is SyncStopError {
-            return MarkReadPush(queued: try store.queuedMarkRead()?.ids ?? [])
+            return MarkReadPush(queued: try store.queuedMarkReads().flatMap(\.ids))
         }
     }
 
@@ -208,7 +216,7 @@ struct MarkReadFeed: OutboxFeed {
     var database: DatabaseQueue { store.database }
     var table: OutboxTable { NotificationStore.readsOutbox }
 
-    func pendingItems() throws -> [QueuedMarkRead] { try store.queuedMarkRead().map { [$0] } ?? [] }
+    func pendingItems() throws -> [QueuedMarkRead] { try store.queuedMarkReads() }
 
     func send(_ batch: QueuedMarkRead, pass: SyncPass) async throws -> JSONValue {
         try await api.sendJSON(

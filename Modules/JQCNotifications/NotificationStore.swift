@@ -81,9 +81,15 @@ public struct QueuedMarkRead: Sendable, Equatable, OutboxItem {
     public var lastAttemptAt: Date?
     /// Why the batch waits (the last transient failure, or backoff), or `nil`.
     public var deferredReason: String?
+    /// Who queued the batch, for which server (every row of a batch has one author; [authorship], issue 20).
+    public var author: OutboxAuthor
 
     /// A batch.
-    public init(ids: [Int64], attempts: Int, lastAttemptAt: Date?, deferredReason: String? = nil) {
+    public init(
+        ids: [Int64], attempts: Int, lastAttemptAt: Date?, deferredReason: String? = nil,
+        author: OutboxAuthor = OutboxAuthor()
+    ) {
+        self.author = author
         self.ids = ids
         self.attempts = attempts
         self.lastAttemptAt = lastAttemptAt
@@ -94,7 +100,7 @@ public struct QueuedMarkRead: Sendable, Equatable, OutboxItem {
     public var outboxKeys: [OutboxKey] { ids.map { OutboxKey($0) } }
     /// The batch's state: the most tries and the latest attempt among its rows.
     public var outbox: OutboxState {
-        OutboxState(attempts: attempts, lastAttemptAt: lastAttemptAt, deferredReason: deferredReason)
+        OutboxState(attempts: attempts, lastAttemptAt: lastAttemptAt, deferredReason: deferredReason, author: author)
     }
 }
 
@@ -248,17 +254,26 @@ public struct NotificationStore: Sendable {
         }
     }
 
-    /// The queued mark-read batch, or `nil` when nothing is queued.
+    /// The first queued mark-read batch (``queuedMarkReads()``), or `nil` when nothing is queued.
     /// - Throws: `DatabaseError`.
-    public func queuedMarkRead() throws -> QueuedMarkRead? {
+    public func queuedMarkRead() throws -> QueuedMarkRead? { try queuedMarkReads().first }
+
+    /// The queued mark-reads, one batch per author and server ([authorship], issue 20: a batch is sent with its
+    /// author's token only), in order of their lowest notification id; empty when nothing is queued.
+    /// - Throws: `DatabaseError`.
+    public func queuedMarkReads() throws -> [QueuedMarkRead] {
         try queue.read { db in
-            let rows = try db.fetchAll("SELECT * FROM notification_reads ORDER BY notification_id")
-            guard !rows.isEmpty else { return nil }
-            let states = rows.map(OutboxState.init(row:))
-            return QueuedMarkRead(
-                ids: rows.compactMap { $0["notification_id"] }, attempts: states.map(\.attempts).max() ?? 0,
-                lastAttemptAt: states.compactMap(\.lastAttemptAt).max(),
-                deferredReason: states.compactMap(\.deferredReason).first)
+            let all = try db.fetchAll("SELECT * FROM notification_reads ORDER BY notification_id")
+            var authors: [OutboxAuthor] = []
+            for row in all where !authors.contains(OutboxAuthor(row: row)) { authors.append(OutboxAuthor(row: row)) }
+            return authors.map { author in
+                let rows = all.filter { OutboxAuthor(row: $0) == author }
+                let states = rows.map(OutboxState.init(row:))
+                return QueuedMarkRead(
+                    ids: rows.compactMap { $0["notification_id"] }, attempts: states.map(\.attempts).max() ?? 0,
+                    lastAttemptAt: states.compactMap(\.lastAttemptAt).max(),
+                    deferredReason: states.compactMap(\.deferredReason).first, author: author)
+            }
         }
     }
 

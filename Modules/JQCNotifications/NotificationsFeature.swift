@@ -29,7 +29,8 @@ public struct NotificationsFeature: FeatureModule {
         let sinks = NotificationRelay()
         self.sinks = sinks
         let service = NotificationService(
-            store: store, api: core.api, sink: sinks, clock: core.clock, logger: core.logger)
+            store: store, api: core.api, sink: sinks, clock: core.clock, logger: core.logger,
+            outboxIdentity: core.outboxIdentity)
         self.service = service
         dashboard = DashboardService(store: store, api: core.api, clock: core.clock, logger: core.logger)
         let api = core.api

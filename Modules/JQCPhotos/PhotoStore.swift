@@ -89,6 +89,11 @@ public enum PhotosSchema {
             try db.execute("CREATE INDEX pending_photos_owner ON pending_photos (owner_kind, owner_local_id)")
             try db.execute("CREATE INDEX pending_photos_outbox ON pending_photos (sync_status, upload_state)")
         }
+        // The rebuild above drops the author columns and trigger `pending_photos-outbox-2` installed on a store
+        // that had not rebuilt yet ([authorship], issue 20): installed again, attributing the rows the same way.
+        migrator.registerMigration(namespace: namespace, "3-outbox-authorship") { db in
+            try PhotoStore.outbox.installAuthorship(db)
+        }
     }
 }
 
@@ -110,6 +115,8 @@ public struct PhotoStore: Sendable {
         bytes, upload_state, server_path, server_url, sync_status, sync_attempts, last_attempt_at, sync_error,
         deferred_reason
         """
+    /// What a read selects: the inserted columns and the author a trigger stamped ([authorship], issue 20).
+    private static let readColumns = columns + ", " + OutboxTable.authorColumnNames.joined(separator: ", ")
 
     /// Inserts a new pending photo.
     /// - Throws: `DatabaseError`.
@@ -127,13 +134,13 @@ public struct PhotoStore: Sendable {
     /// One photo by id, or `nil`.
     /// - Throws: `DatabaseError`.
     func photo(id: UUID, in db: Database) throws -> PendingPhoto? {
-        try db.fetchOne("SELECT \(Self.columns) FROM pending_photos WHERE id = ?", [id.uuidString]).flatMap(decode)
+        try db.fetchOne("SELECT \(Self.readColumns) FROM pending_photos WHERE id = ?", [id.uuidString]).flatMap(decode)
     }
 
     /// Every photo of `owner` (all fields when `owner.fieldID` is `nil`), oldest first.
     /// - Throws: `DatabaseError`.
     func photos(for owner: PhotoOwner, in db: Database) throws -> [PendingPhoto] {
-        var sql = "SELECT \(Self.columns) FROM pending_photos WHERE owner_kind = ? AND owner_local_id = ?"
+        var sql = "SELECT \(Self.readColumns) FROM pending_photos WHERE owner_kind = ? AND owner_local_id = ?"
         var arguments: StatementArguments = [owner.kind.rawValue, owner.localID]
         if let field = owner.fieldID {
             sql += " AND field_id = ?"
@@ -146,7 +153,7 @@ public struct PhotoStore: Sendable {
     /// - Throws: `DatabaseError`.
     func outbox(state: PhotoUploadState, in db: Database) throws -> [PendingPhoto] {
         try db.fetchAll(
-            "SELECT \(Self.columns) FROM pending_photos WHERE sync_status = 'pending' AND upload_state = ? "
+            "SELECT \(Self.readColumns) FROM pending_photos WHERE sync_status = 'pending' AND upload_state = ? "
                 + "ORDER BY created_at, rowid", [state.rawValue]
         ).compactMap(decode)
     }
@@ -155,7 +162,7 @@ public struct PhotoStore: Sendable {
     /// - Throws: `DatabaseError`.
     func settled(in db: Database) throws -> [PendingPhoto] {
         try db.fetchAll(
-            "SELECT \(Self.columns) FROM pending_photos WHERE upload_state = 'settled' ORDER BY created_at, rowid"
+            "SELECT \(Self.readColumns) FROM pending_photos WHERE upload_state = 'settled' ORDER BY created_at, rowid"
         ).compactMap(decode)
     }
 
@@ -226,7 +233,7 @@ public struct PhotoStore: Sendable {
     /// - Throws: `DatabaseError`.
     func failed(in db: Database) throws -> [PendingPhoto] {
         try db.fetchAll(
-            "SELECT \(Self.columns) FROM pending_photos WHERE sync_status = 'failed' ORDER BY created_at, rowid"
+            "SELECT \(Self.readColumns) FROM pending_photos WHERE sync_status = 'failed' ORDER BY created_at, rowid"
         ).compactMap(decode)
     }
 

@@ -30,11 +30,8 @@ public struct OutboxKey: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Where one outbox item stands, as its table's outbox columns store it (a value, rule 68). Every
-/// feature's item carries one, decoded by ``init(row:)`` — the one place these columns are read.
-///
-/// Room for [authorship] (issue 20): the author (user id, username) and the server identity are stamped
-/// on every item; they become fields here, columns in ``OutboxTable/columns``, and one check in JQCSync's
-/// push driver.
+/// feature's item carries one, decoded by ``init(row:)`` — the one place these columns are read — with who
+/// made it, for which server (``author``; [authorship], issue 20).
 public struct OutboxState: Sendable, Hashable {
     /// `pending` until the server has it, then `synced`; `failed` when refused or out of tries (kept until
     /// the inspector retries or discards it). Column `sync_status`.
@@ -48,24 +45,31 @@ public struct OutboxState: Sendable, Hashable {
     /// Why it is waiting, as a sentence (its photos, its parent, backoff, a transient failure), or `nil`
     /// when it is not waiting. Column `deferred_reason`; cleared when it is synced or failed.
     public var deferredReason: String?
+    /// Who made it, for which server: stamped by the table's insert trigger, never written by an update
+    /// (columns `author_user_id`, `author_username`, `author_server`). Not part of ``columnValues``.
+    public var author: OutboxAuthor
 
-    /// A state; the defaults are a fresh pending item.
+    /// A state; the defaults are a fresh pending item of the unknown author (an insert is stamped with the
+    /// recorded session by the table's trigger).
     public init(
         status: SyncStatus = .pending, attempts: Int = 0, lastAttemptAt: Date? = nil, error: String? = nil,
-        deferredReason: String? = nil
+        deferredReason: String? = nil, author: OutboxAuthor = OutboxAuthor()
     ) {
         self.status = status
         self.attempts = attempts
         self.lastAttemptAt = lastAttemptAt
         self.error = error
         self.deferredReason = deferredReason
+        self.author = author
     }
 
-    /// The outbox columns of `row` (a missing or unreadable column reads as the fresh-pending default).
+    /// The outbox columns of `row` (a missing or unreadable column reads as the fresh-pending default; missing
+    /// author columns as the unknown author).
     public init(row: Row) {
         self.init(
             status: SyncStatus(rawValue: row["sync_status"] ?? "") ?? .pending, attempts: row["sync_attempts"] ?? 0,
-            lastAttemptAt: row["last_attempt_at"], error: row["sync_error"], deferredReason: row["deferred_reason"])
+            lastAttemptAt: row["last_attempt_at"], error: row["sync_error"], deferredReason: row["deferred_reason"],
+            author: OutboxAuthor(row: row))
     }
 
     /// The values of ``OutboxTable/columnNames``, in that order, for an `INSERT`.

@@ -54,8 +54,14 @@ public struct OutboxTable: Sendable, Hashable {
 
     // MARK: Schema
 
-    /// The outbox columns' names, in ``OutboxState/columnValues`` order (for `SELECT` and `INSERT` lists).
-    public static let columnNames = columnSpecs.map(\.name)
+    /// The outbox state columns' names, in ``OutboxState/columnValues`` order (for `SELECT` and `INSERT`
+    /// lists). The author columns (``authorColumnNames``) are not among them: an insert leaves them to the
+    /// table's trigger, which stamps the recorded session (``OutboxAuthorship``).
+    public static let columnNames = columnSpecs.filter { $0.version == 1 }.map(\.name)
+
+    /// The author columns (`author_user_id`, `author_username`, `author_server`; ``OutboxAuthor``), for a
+    /// `SELECT` list that reads an item's author.
+    public static let authorColumnNames = columnSpecs.filter { $0.version == 2 }.map(\.name)
 
     /// The outbox columns for a `CREATE TABLE` (comma separated, no trailing comma).
     public static var columns: String {
@@ -85,21 +91,56 @@ public struct OutboxTable: Sendable, Hashable {
         ColumnSpec(name: "last_attempt_at", definition: "TEXT"),
         ColumnSpec(name: "sync_error", definition: "TEXT"),
         ColumnSpec(name: "deferred_reason", definition: "TEXT"),
+        // [authorship] (issue 20): who made the item, for which server (``OutboxAuthor``), stamped on insert.
+        ColumnSpec(name: "author_user_id", definition: "INTEGER", version: 2),
+        ColumnSpec(name: "author_username", definition: "TEXT", version: 2),
+        ColumnSpec(name: "author_server", definition: "TEXT", version: 2),
     ]
 
     /// Registers this table's outbox migrations under the feature's namespace, one per column version:
     /// `<table>-outbox-1` adds any of the first outbox columns the table lacks (`deferred_reason` on the
     /// tables created before it; all five on a queue table that had only some), with their defaults, so
-    /// every existing row keeps its state and a pending row stays pending. A table created with
-    /// ``columns`` already has them and the migrations change nothing. Call once per outbox table, after
-    /// the migration that creates it.
+    /// every existing row keeps its state and a pending row stays pending. `<table>-outbox-2` ([authorship],
+    /// issue 20) adds the author columns, attributes every existing row to the session recorded before the
+    /// migration ran (``OutboxAuthorship/record(_:userID:username:server:)``: the data directory's signed-in
+    /// user and server, else the unknown author) and installs the insert trigger (``installAuthorship(_:)``).
+    /// A table created with ``columns`` already has the columns and the migrations change nothing else. Call
+    /// once per outbox table, after the migration that creates it.
     public func registerMigrations(namespace: String, in migrator: inout DatabaseMigrator) {
         let table = self
         for version in 1...(Self.columnSpecs.map(\.version).max() ?? 1) {
             migrator.registerMigration(namespace: namespace, "\(name)-outbox-\(version)") { db in
                 try table.addMissingColumns(db, version: version)
+                if version == 2 { try table.installAuthorship(db) }
             }
         }
+    }
+
+    /// The authorship part of `<table>-outbox-2`, idempotent: adds the author columns when missing, stamps
+    /// every row without an author with the recorded session (an older store's rows), registers the table
+    /// for ``OutboxAuthorship/unsyncedCounts(_:)`` and creates the trigger `<table>_outbox_author` that
+    /// stamps each inserted row whose `author_server` is `NULL`. A migration that rebuilds an outbox table
+    /// (which drops its trigger) calls this again after the rebuild.
+    /// - Throws: ``DatabaseError``.
+    public func installAuthorship(_ db: Database) throws {
+        try OutboxAuthorship.prepareTables(db)
+        try addMissingColumns(db, version: 2)
+        try db.execute("INSERT OR IGNORE INTO outbox_tables (name) VALUES (?)", [name])
+        let stamp = """
+            author_user_id = (SELECT user_id FROM outbox_author WHERE id = 1),
+            author_username = (SELECT username FROM outbox_author WHERE id = 1),
+            author_server = (SELECT server FROM outbox_author WHERE id = 1)
+            """
+        try db.execute("UPDATE \(name) SET \(stamp) WHERE author_server IS NULL AND author_user_id IS NULL")
+        let newKey = keyColumns.map { "\($0) = NEW.\($0)" }.joined(separator: " AND ")
+        try db.execute(
+            """
+            CREATE TRIGGER IF NOT EXISTS \(name)_outbox_author AFTER INSERT ON \(name)
+            WHEN NEW.author_server IS NULL AND NEW.author_user_id IS NULL
+            BEGIN
+                UPDATE \(name) SET \(stamp) WHERE \(newKey);
+            END
+            """)
     }
 
     private func addMissingColumns(_ db: Database, version: Int) throws {
@@ -204,7 +245,8 @@ public struct OutboxTable: Sendable, Hashable {
     /// - Throws: ``DatabaseError``.
     public func state(_ db: Database, _ key: OutboxKey) throws -> OutboxState? {
         try db.fetchOne(
-            "SELECT \(Self.columnNames.joined(separator: ", ")) FROM \(name) WHERE \(keyCondition)", key.arguments
+            "SELECT \((Self.columnNames + Self.authorColumnNames).joined(separator: ", ")) FROM \(name) WHERE \(keyCondition)",
+            key.arguments
         ).map(OutboxState.init(row:))
     }
 
@@ -233,7 +275,7 @@ public struct OutboxTable: Sendable, Hashable {
         }
     }
 
-    private static func isIdentifier(_ text: String) -> Bool {
+    static func isIdentifier(_ text: String) -> Bool {
         !text.isEmpty && text.first?.isNumber == false
             && text.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLowercase || $0.isNumber)) }
     }

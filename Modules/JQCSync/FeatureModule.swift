@@ -41,14 +41,19 @@ public struct FeatureCore: Sendable {
     public let serverHealth: @Sendable () async throws -> ServerHealth
     /// Every health reply the connectivity probe receives is passed to these observers.
     public let healthObservers: Contributions<@Sendable (ServerHealth) -> Void>
+    /// Whom a push acts for (the signed-in user and the server; [authorship], issue 20): a feature that pushes
+    /// outside the engine's passes (the notification poller) gives it to its ``SyncPass``. `nil` admits all.
+    public let outboxIdentity: @Sendable () async -> OutboxIdentity?
 
     /// A core.
     public init(
         database: DatabaseQueue, api: APIClient, clock: any Clock, logger: Logger, dataDirectory: URL,
         tokens: any TokenStore, connectivity: ConnectivityMonitor, isForcedOffline: @escaping @Sendable () -> Bool,
         serverHealth: @escaping @Sendable () async throws -> ServerHealth,
-        healthObservers: Contributions<@Sendable (ServerHealth) -> Void>
+        healthObservers: Contributions<@Sendable (ServerHealth) -> Void>,
+        outboxIdentity: @escaping @Sendable () async -> OutboxIdentity? = { nil }
     ) {
+        self.outboxIdentity = outboxIdentity
         self.database = database
         self.api = api
         self.clock = clock

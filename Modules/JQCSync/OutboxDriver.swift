@@ -5,8 +5,8 @@ import JQCStorage
 /// The one push loop (issue 16): sends a feature's outbox under ``OutboxPolicy`` (SPEC.md §4 "Errors are
 /// classified"). Per item, in the feed's order:
 ///
-/// 1. admission — whether this pass may send the item at all (today every item is admitted; [authorship],
-///    issue 20, adds "made by the signed-in user, for this server" here, in `admission(of:in:)`);
+/// 1. admission — whether this pass may send the item at all: only items of the signed-in user for the
+///    current server (`admission(of:in:)`, [authorship] issue 20); others wait with the reason, uncounted;
 /// 2. the feed's readiness: waiting items keep their state and record why in `deferred_reason`; items that
 ///    can never be sent fail with the feed's sentence;
 /// 3. backoff: an automatic pass skips an item until its delay has passed (recording that as the reason it
@@ -90,10 +90,12 @@ public enum OutboxDriver {
     }
 
     /// Whether this pass may send an item at all: the one place a filter over every outbox item belongs.
-    /// Every item is admitted today; [authorship] (issue 20) waits items made by another inspector or for
-    /// another server here, with the reason, never counting a try.
+    /// [authorship] (issue 20): an item made by another inspector or for another server waits with the reason
+    /// ("waits for alex to sign in", "was made for server primary") — never tried against the wrong identity,
+    /// never counted as a try, never deleted. A pass without an identity admits every item.
     static func admission(of state: OutboxState, in pass: SyncPass) -> OutboxReadiness {
-        .ready
+        guard let identity = pass.identity else { return .ready }
+        return OutboxAdmission.reason(for: state.author, identity: identity).map(OutboxReadiness.waiting) ?? .ready
     }
 
     /// The reason an item waits out its backoff, as a sentence.

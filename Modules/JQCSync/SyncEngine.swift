@@ -10,14 +10,20 @@ public struct SyncGuards: Sendable {
     /// Whether this build was refused by the server (426 remembered).
     public var isUpdateRequired: @Sendable () async -> Bool
 
+    /// Whom the pass pushes for (the signed-in user and the server; [authorship], issue 20), or `nil` to
+    /// admit every item (a tool or test that drives one feed). Read after the other guards pass.
+    public var identity: @Sendable () async -> OutboxIdentity?
+
     /// Guards from closures.
     public init(
         isOnline: @escaping @Sendable () async -> Bool, isSignedIn: @escaping @Sendable () async -> Bool,
-        isUpdateRequired: @escaping @Sendable () async -> Bool = { false }
+        isUpdateRequired: @escaping @Sendable () async -> Bool = { false },
+        identity: @escaping @Sendable () async -> OutboxIdentity? = { nil }
     ) {
         self.isOnline = isOnline
         self.isSignedIn = isSignedIn
         self.isUpdateRequired = isUpdateRequired
+        self.identity = identity
     }
 }
 
@@ -205,7 +211,7 @@ public actor SyncEngine {
         }
         let context = SyncPass(
             isExplicit: explicit, clock: clock, policy: policy, classify: classify,
-            logger: logger, jitter: jitter)
+            logger: logger, jitter: jitter, identity: await guards.identity())
         var reports: [StageReport] = []
         var stop: SyncStopError?
         for stage in stages {

@@ -14,14 +14,18 @@ public struct SyncPass: Sendable {
     public let classify: SyncFailureClassifier
     /// The logger for this pass.
     public let logger: Logger
+    /// Whom the pass pushes for ([authorship], issue 20): only items of this user, for this server, are sent;
+    /// `nil` admits every item (a tool or test driving one feed).
+    public let identity: OutboxIdentity?
     private let jitter: @Sendable () -> Double
 
     /// A pass context.
     public init(
         isExplicit: Bool, clock: any Clock, policy: OutboxPolicy = OutboxPolicy(),
         classify: @escaping SyncFailureClassifier, logger: Logger = .disabled,
-        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1.5) }
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1.5) }, identity: OutboxIdentity? = nil
     ) {
+        self.identity = identity
         self.isExplicit = isExplicit
         self.clock = clock
         self.policy = policy

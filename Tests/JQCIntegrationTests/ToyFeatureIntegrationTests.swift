@@ -72,7 +72,11 @@ struct ToyFeatureIntegrationTests {
         #expect(report.stages.first { $0.name == "toys" }?.pushed == 1)
         let synced = try #require(try toys.store.toy(localID: toy.localID))
         #expect(synced.serverID == 71)
-        #expect(synced.outbox == OutboxState(status: .synced, attempts: 1, lastAttemptAt: synced.outbox.lastAttemptAt))
+        #expect(
+            synced.outbox
+                == OutboxState(
+                    status: .synced, attempts: 1, lastAttemptAt: synced.outbox.lastAttemptAt,
+                    author: OutboxAuthor(userID: 7, username: "alex", server: world.app.serverIdentity())))
         pending = try world.app.outboxStatus().pending
         #expect(pending.values.allSatisfy { $0 == 0 })
         #expect(uploads.withLock { $0 }.count == 1)  // the photo was uploaded once

@@ -13,5 +13,6 @@ enum AllCommands {
             + ScheduleCommands.commands
             + FollowUpCommands.commands
             + OfflineToolCommands.commands
+            + ExportCommands.commands
     )
 }

@@ -124,14 +124,6 @@ enum InspectionCommands {
             data: ["local_id": .string(inspection.localID), "inspection": summary(inspection)])
     }
 
-    static let drafts = Command("drafts", summary: "Local drafts with their badge.") { context, _ in
-        let engine = try await context.engine()
-        let list = try perform { try engine.app.inspections.list(draftsOnly: true) }
-        return CommandOutput(
-            list.isEmpty ? "No drafts." : list.map(line).joined(separator: "\n"),
-            data: ["drafts": .array(list.map(summary)), "phase": .string(list.isEmpty ? "empty" : "content")])
-    }
-
     static let inspections = Command("inspections", summary: "Every local inspection with its badge.") { context, _ in
         let engine = try await context.engine()
         let list = try perform { try engine.app.inspections.list() }
@@ -149,6 +141,13 @@ enum InspectionCommands {
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         let engine = try await context.engine()
         let inspection = try perform { try engine.app.inspections.inspection(localID: arguments.positionals[0]) }
+        if inspection.status == .draft,
+            let author = await AuthorshipSummary.otherAuthor(inspection.outbox.author, engine.app)
+        {
+            throw ShellError.failed(
+                "The draft \(inspection.localID) is \(author)'s; it is read-only for you and stays on this device "
+                    + "until \(author) signs in (see 'drafts --all').")
+        }
         try makeCurrent(context, inspection.localID)
         await startAutosave(context, engine)
         return CommandOutput(
@@ -355,14 +354,18 @@ enum InspectionCommands {
         let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         let localID = arguments.positionals[0]
+        let engine = try await context.engine()
+        let made = try? engine.app.inspections.inspection(localID: localID)
+        let author =
+            if let made { await AuthorshipSummary.otherAuthor(made.outbox.author, engine.app) } else { String?.none }
         guard arguments.has("yes") else {
             throw ShellError.failed(
-                "Discarding deletes the inspection \(localID) and its photos from this device for good. "
-                    + "Run 'inspection discard \(localID) --yes' to confirm.")
+                "Discarding deletes \(author.map { "\($0)'s" } ?? "the") inspection \(localID) and its photos from this "
+                    + "device for good. Run 'inspection discard \(localID) --yes' to confirm.")
         }
-        let engine = try await context.engine()
         try perform { try engine.app.inspections.discardFailed(localID: localID) }
         return CommandOutput(
-            "Discarded inspection \(localID).", data: ["local_id": .string(localID), "discarded": true])
+            "Discarded \(author.map { "\($0)'s " } ?? "")inspection \(localID).",
+            data: ["local_id": .string(localID), "discarded": true, "author": author.map(JSONValue.string) ?? .null])
     }
 }

@@ -270,13 +270,22 @@ enum IssueCommands {
     }
 
     static let issueDiscard = Command(
-        "issue discard", arguments: [idArgument], summary: "Discard a failed issue and its photos."
+        "issue discard",
+        arguments: [idArgument, .flag("yes", help: "confirm discarding another inspector's issue (it names them)")],
+        summary: "Discard a failed issue and its photos (another inspector's needs --yes).",
+        help: "Discarding another inspector's issue names them and needs --yes (issue 20).\nExample: issue discard 12"
     ) { context, arguments in
         let id = try oneID(arguments)
         let engine = try await context.engine()
         let issue = try perform { try engine.app.issues.issue(id: id) }
+        let author = await AuthorshipSummary.otherAuthor(issue.outbox.author, engine.app)
+        try AuthorshipSummary.confirmDiscard(
+            of: "Issue \(issue.displayID)", by: author, confirmed: arguments.has("yes"), command: "issue discard \(id)")
         try perform { try engine.app.issues.discard(id: id) }
         return CommandOutput(
-            "Issue \(issue.displayID) discarded.", data: ["local_id": .string(issue.localID), "discarded": true])
+            "Issue \(issue.displayID)\(author.map { " (\($0)'s)" } ?? "") discarded.",
+            data: [
+                "local_id": .string(issue.localID), "discarded": true, "author": author.map(JSONValue.string) ?? .null,
+            ])
     }
 }

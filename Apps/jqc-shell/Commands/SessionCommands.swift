@@ -41,6 +41,13 @@ enum SessionCommands {
         } catch let error as APIError {
             throw ShellError.failed(error.message)
         }
+        // Another inspector's open draft is not opened for this one (issue 20): it stays theirs, read-only.
+        if let current = context.dataDirectory.readText("current"),
+            let draft = try? engine.app.inspections.inspection(localID: current),
+            await AuthorshipSummary.otherAuthor(draft.outbox.author, engine.app) != nil
+        {
+            context.dataDirectory.remove("current")
+        }
         if engine.background {
             let sync = engine.app.sync
             Task { _ = try? await sync.sync(explicit: false) }
@@ -53,11 +60,16 @@ enum SessionCommands {
         "logout", summary: "Sign out; server-pulled data is cleared, unsynced work is kept."
     ) { context, _ in
         let engine = try await context.engine()
+        let work = (try? await engine.app.unsyncedWork()) ?? []  // counted for the inspector signing out (issue 20)
         await engine.app.api.logout()
         do { try engine.app.clearServerPulledData() } catch { throw ShellError.failed("\(error)") }
-        let pending = (try? engine.app.outboxStatus().pending.values.reduce(0, +)) ?? 0
-        let kept = pending > 0 ? " \(pending) unsynced item(s) are kept and will sync after the next login." : ""
-        return CommandOutput("Signed out.\(kept)", data: ["signed_in": false])
+        let kept = AuthorshipSummary.keptSentence(work).map { " \($0)" } ?? ""
+        return CommandOutput(
+            "Signed out.\(kept)",
+            data: [
+                "signed_in": false, "kept": AuthorshipSummary.json(work),
+                "kept_count": .int(Int64(work.map(\.count).reduce(0, +))),
+            ])
     }
 
     static let whoami = Command(
@@ -101,15 +113,17 @@ enum SessionCommands {
                     "url": .string(engine.baseURL.absoluteString), "switched": false,
                 ])
         }
+        let work = (try? await engine.app.unsyncedWork()) ?? []  // what stays on this device (issue 20)
+        let kept = AuthorshipSummary.keptSentence(work).map { " \($0)" } ?? ""
         guard arguments.has("yes") else {
             throw ShellError.failed(
-                "Switching to \(identity) signs you out and clears server-pulled data (unsynced work is kept). "
+                "Switching to \(identity) signs you out and clears server-pulled data (unsynced work is kept).\(kept) "
                     + "Run 'server \(target) --yes' to confirm.")
         }
         let previous = engine.identity
         try await engine.switchServer(to: identity)
         return CommandOutput(
-            "Switched from \(previous) to \(identity); signed out. Log in again.",
+            "Switched from \(previous) to \(identity); signed out. Log in again.\(kept)",
             data: [
                 "server": .string(identity.description), "url": .string(engine.baseURL.absoluteString),
                 "switched": true,

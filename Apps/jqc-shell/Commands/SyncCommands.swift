@@ -47,6 +47,8 @@ enum SyncCommands {
         ]
         if let lastError { lines.append("last error: \(lastError)") }
         if updateRequired { lines.append("update required: this build is refused by the server; update jqc.") }
+        let others = try await AuthorshipSummary.others(app)  // issue 20
+        lines += AuthorshipSummary.lines(others)
         for item in failed { lines.append("failed \(item.kind) \(item.localID): \(item.reason)") }
         let background = BackgroundSummary(context: context)  // issue 15
         lines += background.lines
@@ -56,6 +58,7 @@ enum SyncCommands {
                 "online": .bool(isOnline), "forced_offline": .bool(forced), "signed_in": .bool(user != nil),
                 "username": user.map { .string($0.username) } ?? .null,
                 "pending": OutboxSummary.pending(kinds), "outbox": OutboxSummary.kinds(kinds),
+                "waiting": AuthorshipSummary.json(others),
                 "failed": .array(
                     failed.map {
                         .object([
@@ -149,11 +152,14 @@ enum SyncCommands {
         let kinds: [OutboxKindStatus]
         do { kinds = try app.outboxKindStatuses() } catch { throw ShellError.failed("\(error)") }
         lines.append("pending: " + OutboxSummary.line(kinds))
+        let others = try await AuthorshipSummary.others(app)  // issue 20
+        lines += AuthorshipSummary.lines(others)
         return CommandOutput(
             "Sync finished.\n" + lines.joined(separator: "\n"),
             data: [
                 "stages": .array(stages), "stopped": report.stoppedBy.map { .string($0.message) } ?? .null,
                 "pending": OutboxSummary.pending(kinds), "outbox": OutboxSummary.kinds(kinds),
+                "waiting": AuthorshipSummary.json(others),
             ])
     }
 }

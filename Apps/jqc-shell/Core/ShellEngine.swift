@@ -9,8 +9,14 @@ import Synchronization
 /// the identity) and the composition root built over it. Built on the first command that needs it.
 final class ShellEngine: Sendable {
     private struct State {
-        var identity: ServerIdentity
         var embedded: EmbeddedServer?
+    }
+
+    /// The server identity, shared with the composition root (outbox items are stamped with it; issue 20).
+    final class IdentityCell: Sendable {
+        let value: Mutex<ServerIdentity>
+        init(_ identity: ServerIdentity) { value = Mutex(identity) }
+        var current: ServerIdentity { value.withLock { $0 } }
     }
 
     /// The composition root (store, API client, features, sync engine).
@@ -23,9 +29,10 @@ final class ShellEngine: Sendable {
     /// `--admin-faults`: the embedded server, whenever started, opens `/__admin`.
     private let adminFaults: Bool
     private let state: Mutex<State>
+    private let identityCell: IdentityCell
 
     private init(
-        app: AppComposition, selection: InMemorySelectionStore, identity: ServerIdentity,
+        app: AppComposition, selection: InMemorySelectionStore, identity: IdentityCell,
         embedded: EmbeddedServer?, dataDirectory: DataDirectory, adminFaults: Bool, background: Bool
     ) {
         self.app = app
@@ -33,11 +40,12 @@ final class ShellEngine: Sendable {
         self.selection = selection
         self.dataDirectory = dataDirectory
         self.background = background
-        state = Mutex(State(identity: identity, embedded: embedded))
+        identityCell = identity
+        state = Mutex(State(embedded: embedded))
     }
 
     /// The data directory's server identity.
-    var identity: ServerIdentity { state.withLock { $0.identity } }
+    var identity: ServerIdentity { identityCell.current }
     /// The base URL requests go to now.
     var baseURL: URL { app.server.current.baseURL }
 
@@ -65,10 +73,12 @@ final class ShellEngine: Sendable {
             }
         }
         let selection = InMemorySelectionStore(selectionValue)
+        let identityCell = IdentityCell(identity)
         let interactive = options.scriptFile == nil && options.commandString == nil && output.stdinIsTerminal
         var configuration = AppConfiguration(
             dataDirectory: dataDirectory.url, server: ServerConfig(store: selection),
             network: options.networkConfiguration(output: output))
+        configuration.serverIdentity = { identityCell.current.description }
         if let seconds = ShellEngine.notificationPollSeconds(ProcessInfo.processInfo.environment) {
             configuration.notificationPollInterval = seconds
         }
@@ -80,7 +90,7 @@ final class ShellEngine: Sendable {
             throw ShellError.failed("\(error)")
         }
         let engine = ShellEngine(
-            app: app, selection: selection, identity: identity, embedded: embedded,
+            app: app, selection: selection, identity: identityCell, embedded: embedded,
             dataDirectory: dataDirectory, adminFaults: options.adminFaults, background: interactive)
         if let recorded, recorded != identity {
             try await engine.forgetServer()
@@ -112,8 +122,9 @@ final class ShellEngine: Sendable {
             url = server.baseURL.absoluteString
         }
         try selection.save(url)
-        state.withLock { $0.identity = identity }
+        identityCell.value.withLock { $0 = identity }
         try record(identity)
+        do { try await app.recordOutboxSession() } catch { throw ShellError.failed("\(error)") }
     }
 
     private func forgetServer() async throws {
