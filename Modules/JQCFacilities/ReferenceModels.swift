@@ -151,4 +151,6 @@ public struct ReferenceApplyResult: Sendable, Hashable {
     public var prunedTemplates: [Int]
     /// Areas skipped because their facility is not cached (rule 57: an area always has its facility).
     public var skippedAreas: [Int]
+    /// Rows inserted, updated or deleted (issue 17: an unchanged reply writes none).
+    public var rowsWritten = 0
 }

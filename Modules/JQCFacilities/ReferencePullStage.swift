@@ -11,6 +11,12 @@ import JQCSync
 /// kept inactive while unsynced local work references them (§8.4), areas related to their facility (rule
 /// 57), templates pruned and filtered on `is_active` (rules 55–56). A failed refresh leaves the cache as it
 /// was and is recorded per collection for the read surfaces.
+///
+/// Each GET carries the stored `ETag` of its list (`If-None-Match`); a `304` leaves that list as cached and counts as
+/// a successful refresh (issue 17). Fresh lists are diff-applied: only changed rows are written. A record that
+/// cannot be read fails alone (logged with its JSON path, counted in `failed`, its sentence in the report) and,
+/// when its id is readable, keeps its cached row; a list with a record whose id is unreadable prunes nothing
+/// (issue 21).
 public struct ReferencePullStage: SyncStage {
     public let name = "reference"
     public let direction = SyncDirection.pull
@@ -36,26 +42,45 @@ public struct ReferencePullStage: SyncStage {
     }
 
     public func run(_ pass: SyncPass) async throws -> StageReport {
-        let reply: ReferenceReply
+        let pull: ReferencePull
+        var problems: [String] = []
         do {
-            let facilities = try await api.get([FacilityReply].self, path: "/api/v1/facilities")
-            let areas = try await api.get([AreaReply].self, path: "/api/v1/areas")
-            let templates = try await api.get([TemplateReply].self, path: "/api/v1/templates")
-            reply = ReferenceReply(
-                facilities: facilities.map(\.facility), areas: areas.map(\.area),
-                templates: templates.map(\.template))
+            let etags = (try? store.etags()) ?? [:]
+            let facilities = try await api.getList("/api/v1/facilities", ifNoneMatch: etags[.facilities])
+            let areas = try await api.getList("/api/v1/areas", ifNoneMatch: etags[.areas])
+            let templates = try await api.getList("/api/v1/templates", ifNoneMatch: etags[.templates])
+            func part<Reply: Decodable & Sendable, Item: Sendable & Hashable>(
+                _ reply: ListReply, _ list: String, as type: Reply.Type, _ item: (Reply) -> Item
+            ) throws -> ReferencePart<Item>? {
+                guard case .fresh(let data, let etag) = reply else { return nil }
+                let decoded = try DecodedList<Reply>.decode(data)
+                for failure in decoded.failures {
+                    pass.logger.warning("a record of /\(list) could not be read: \(failure.reason)")
+                }
+                problems += decoded.problems(list)
+                // A list with an unreadable record keeps no ETag, so the next pass fetches and reports it again.
+                return ReferencePart(
+                    items: decoded.items.map(item), presentIDs: decoded.presentIDs,
+                    everyIDReadable: decoded.everyIDReadable, etag: decoded.failures.isEmpty ? etag : nil)
+            }
+            pull = ReferencePull(
+                facilities: try part(facilities, "facilities", as: FacilityReply.self) { $0.facility },
+                areas: try part(areas, "areas", as: AreaReply.self) { $0.area },
+                templates: try part(templates, "templates", as: TemplateReply.self) { $0.template })
         } catch {
             let message = (error as? APIError)?.message ?? String(describing: error)
             try? store.recordFailure(ReferenceCollection.allCases, at: pass.clock.now, error: message)
             throw error
         }
-        try store.apply(reply, now: pass.clock.now, referencedFacilityIDs: referencedFacilityIDs)
-        return StageReport(pulled: reply.facilities.count + reply.areas.count + reply.templates.count)
+        try store.apply(pull, now: pass.clock.now, referencedFacilityIDs: referencedFacilityIDs)
+        let received =
+            (pull.facilities?.items.count ?? 0) + (pull.areas?.items.count ?? 0) + (pull.templates?.items.count ?? 0)
+        return StageReport.pull(pulled: received, problems: problems)
     }
 }
 
 /// `/facilities` item (decoded snake → camel; this refresh path has its own decoder, rule 14).
-struct FacilityReply: Decodable {
+struct FacilityReply: Decodable, Sendable {
     let id: Int
     let name: String?
     let address: String?
@@ -71,7 +96,7 @@ struct FacilityReply: Decodable {
 }
 
 /// `/areas` item.
-struct AreaReply: Decodable {
+struct AreaReply: Decodable, Sendable {
     let id: Int
     let facilityId: Int
     let name: String?
@@ -81,7 +106,7 @@ struct AreaReply: Decodable {
 }
 
 /// `/templates` item; the schema is taken raw (never key-converted).
-struct TemplateReply: Decodable {
+struct TemplateReply: Decodable, Sendable {
     let id: Int
     let name: String?
     let description: String?

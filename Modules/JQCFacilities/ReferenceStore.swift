@@ -51,6 +51,10 @@ public enum FacilitiesSchema {
                 )
                 """)
         }
+        migrator.registerMigration(namespace: "facilities", "2-etag") { db in
+            // The ETag of each cached list (issue 17), dropped with the refresh records whenever the cache is cleared.
+            try db.execute("ALTER TABLE reference_refresh ADD COLUMN etag TEXT")
+        }
     }
 }
 
@@ -152,99 +156,6 @@ public final class ReferenceStore: Sendable {
 
     // MARK: Writes
 
-    /// Applies one pull in one transaction (seed 001 §8 step 4): upserts the (deduplicated) facilities,
-    /// prunes the ones not returned — keeping as inactive those still referenced by unsynced local work
-    /// (§8.4) — relates and prunes areas (rule 57), upserts and prunes templates (rule 56), and records a
-    /// successful refresh of every collection.
-    /// - Parameters:
-    ///   - reply: both requests' results (called only after both succeeded).
-    ///   - now: the refresh time.
-    ///   - referencedFacilityIDs: the facility ids unsynced local work references, read in the same
-    ///     transaction (the composition root plugs in the inspections' and issues' lookups).
-    /// - Throws: `DatabaseError` (nothing is changed).
-    @discardableResult
-    public func apply(
-        _ reply: ReferenceReply, now: Date,
-        referencedFacilityIDs: (Database) throws -> Set<Int>
-    ) throws -> ReferenceApplyResult {
-        try queue.write { db in
-            let returned = Set(reply.facilities.map(\.id))
-            for facility in reply.facilities {
-                try db.execute(
-                    """
-                    INSERT INTO reference_facilities (id, name, address, project_id, project_name, is_active)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET name = excluded.name, address = excluded.address,
-                        project_id = excluded.project_id, project_name = excluded.project_name,
-                        is_active = excluded.is_active
-                    """,
-                    [
-                        facility.id, facility.name, facility.address, facility.projectID, facility.projectName,
-                        facility.isActive,
-                    ])
-            }
-            let cached: [Int] = try db.fetchAll("SELECT id FROM reference_facilities").compactMap { $0["id"] }
-            let referenced = try referencedFacilityIDs(db)
-            var pruned: [Int] = [], retained: [Int] = []
-            for id in cached.sorted() where !returned.contains(id) {
-                if referenced.contains(id) {
-                    try db.execute("UPDATE reference_facilities SET is_active = 0 WHERE id = ?", [id])
-                    retained.append(id)
-                } else {
-                    try db.execute("DELETE FROM reference_facilities WHERE id = ?", [id])
-                    pruned.append(id)
-                }
-            }
-            let known = Set(try db.fetchAll("SELECT id FROM reference_facilities").compactMap { $0["id"] as Int? })
-            var skipped: [Int] = []
-            var keptAreas = Set<Int>()
-            for area in reply.areas {
-                guard known.contains(area.facilityID) else {
-                    skipped.append(area.id)
-                    continue
-                }
-                keptAreas.insert(area.id)
-                try db.execute(
-                    """
-                    INSERT INTO reference_areas (id, facility_id, name, area_type) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET facility_id = excluded.facility_id, name = excluded.name,
-                        area_type = excluded.area_type
-                    """, [area.id, area.facilityID, area.name, area.areaType])
-            }
-            let cachedAreas: [Int] = try db.fetchAll("SELECT id FROM reference_areas").compactMap { $0["id"] }
-            for id in cachedAreas where !keptAreas.contains(id) {
-                try db.execute("DELETE FROM reference_areas WHERE id = ?", [id])
-            }
-            let returnedTemplates = Set(reply.templates.map(\.id))
-            for template in reply.templates {
-                try db.execute(
-                    """
-                    INSERT INTO reference_templates (id, name, description, is_active, form_schema, schema_hash)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description,
-                        is_active = excluded.is_active, form_schema = excluded.form_schema,
-                        schema_hash = excluded.schema_hash
-                    """,
-                    [
-                        template.id, template.name, template.description, template.isActive,
-                        template.formSchema.jsonString(), template.schemaHash,
-                    ])
-            }
-            let cachedTemplates: [Int] = try db.fetchAll("SELECT id FROM reference_templates").compactMap { $0["id"] }
-            var prunedTemplates: [Int] = []
-            for id in cachedTemplates.sorted() where !returnedTemplates.contains(id) {
-                try db.execute("DELETE FROM reference_templates WHERE id = ?", [id])
-                prunedTemplates.append(id)
-            }
-            for collection in ReferenceCollection.allCases {
-                try Self.record(db, collection, at: now, error: nil)
-            }
-            return ReferenceApplyResult(
-                prunedFacilities: pruned, retainedInactive: retained,
-                prunedTemplates: prunedTemplates, skippedAreas: skipped)
-        }
-    }
-
     /// Records a failed refresh of `collections` (the cache is left as it was).
     /// - Throws: `DatabaseError`.
     public func recordFailure(_ collections: [ReferenceCollection], at now: Date, error: String) throws {
@@ -300,13 +211,13 @@ public final class ReferenceStore: Sendable {
         }
     }
 
-    private static func facility(_ row: Row) -> Facility {
+    static func facility(_ row: Row) -> Facility {
         Facility(
             id: row["id"] ?? 0, name: row["name"] ?? "", address: row["address"], projectID: row["project_id"],
             projectName: row["project_name"], isActive: row["is_active"] ?? true)
     }
 
-    private static func area(_ row: Row) -> Area {
+    static func area(_ row: Row) -> Area {
         Area(
             id: row["id"] ?? 0, facilityID: row["facility_id"] ?? 0, name: row["name"] ?? "", areaType: row["area_type"]
         )

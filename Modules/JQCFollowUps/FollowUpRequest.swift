@@ -1,5 +1,6 @@
 import Foundation
 import JQCKit
+import JQCNetwork
 
 /// An outstanding follow-up request (seed 001 `LocalFollowUpRequest`; CONTRACT.md `GET /inspections
 /// ?follow_up_required=true`, rule 78), as a value (rule 68). It is keyed by the PARENT inspection's server
@@ -49,17 +50,23 @@ public struct FollowUpRequest: Sendable, Hashable {
         self.fulfilledLocally = fulfilledLocally
     }
 
-    /// Reads the contract's `inspection` object; `nil` without `id`, `template_id` or `facility_id`.
+    /// Reads the contract's `inspection` object; `nil` when ``init(reply:at:)`` refuses it.
     public init?(json: JSONValue) {
-        func int(_ key: String) -> Int? { json[key]?.intValue.map { Int($0) } }
-        guard let id = int("id"), let template = int("template_id"), let facility = int("facility_id") else {
-            return nil
-        }
+        guard let read = try? FollowUpRequest(reply: json, at: ReplyPath()) else { return nil }
+        self = read
+    }
+
+    /// Reads the contract's `inspection` object at `path`: `id`, `template_id` and `facility_id` are required;
+    /// every member present must have its type, `form_data` an object (issue 21).
+    /// - Throws: ``/JQCNetwork/ReplyShapeError`` naming the member's path.
+    public init(reply: JSONValue, at path: ReplyPath) throws {
+        let fields = try ReplyFields(reply, at: path)
         self.init(
-            serverID: id, templateID: template, templateName: json["template_name"]?.stringValue,
-            facilityID: facility, facilityName: json["facility_name"]?.stringValue, areaID: int("area_id"),
-            areaName: json["area_name"]?.stringValue, note: json["follow_up_note"]?.stringValue,
-            inspectionDate: json["inspection_date"]?.stringValue,
-            parentFormData: json["form_data"]?.objectValue ?? [:])
+            serverID: try fields.int("id"), templateID: try fields.int("template_id"),
+            templateName: try fields.optionalString("template_name"), facilityID: try fields.int("facility_id"),
+            facilityName: try fields.optionalString("facility_name"), areaID: try fields.optionalInt("area_id"),
+            areaName: try fields.optionalString("area_name"), note: try fields.optionalString("follow_up_note"),
+            inspectionDate: try fields.optionalString("inspection_date"),
+            parentFormData: try fields.optionalObject("form_data") ?? [:])
     }
 }

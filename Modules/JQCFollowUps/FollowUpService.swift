@@ -69,12 +69,14 @@ public final class FollowUpService: Sendable {
     private let inspections: InspectionStore
     private let schedules: SchedulingStore
     private let api: APIClient
+    private let logger: Logger
 
-    /// A service.
+    /// A service; `logger` is where an unreadable follow-up request is logged with its JSON path.
     public init(
         store: FollowUpStore, prefiller: ReinspectionPrefiller, inspections: InspectionStore,
-        schedules: SchedulingStore, api: APIClient
+        schedules: SchedulingStore, api: APIClient, logger: Logger = .disabled
     ) {
+        self.logger = logger.labeled("follow-ups")
         self.store = store
         self.prefiller = prefiller
         self.inspections = inspections
@@ -86,7 +88,13 @@ public final class FollowUpService: Sendable {
     /// - Returns: the number of requests received.
     /// - Throws: `APIError` (or `SyncStopError`) and `DatabaseError`.
     @discardableResult
-    public func pull() async throws -> Int {
+    public func pull() async throws -> Int { try await pullList().received }
+
+    /// ``pull()`` with the unreadable requests: each fails alone (a sentence naming its JSON path, logged), and a
+    /// reply with any unreadable item deletes nothing and clears no flag, as a reply cut at its limit (issue 21).
+    /// - Returns: requests received and applied, and one sentence per unreadable one.
+    /// - Throws: `APIError` (or `SyncStopError`) and `DatabaseError`.
+    public func pullList() async throws -> (received: Int, problems: [String]) {
         do {
             let reply = try await api.getJSON(
                 Self.listPath,
@@ -94,13 +102,17 @@ public final class FollowUpService: Sendable {
                     URLQueryItem(name: "follow_up_required", value: "true"),
                     URLQueryItem(name: "limit", value: String(Self.limit)),
                 ])
-            guard let items = reply["inspections"]?.arrayValue else {
-                throw APIError.undecodable("the follow-up reply has no 'inspections' list")
+            guard let items = reply["inspections"] else {
+                throw APIError.undecodable("data.inspections: the member is missing")
             }
-            let requests = items.compactMap(FollowUpRequest.init(json:))
-            try store.apply(requests, complete: items.count < Self.limit)
+            let list = try DecodedList<FollowUpRequest>.decode(items, at: ReplyPath([.key("inspections")])) {
+                element, path in try FollowUpRequest(reply: element, at: path)
+            }
+            for failure in list.failures { logger.warning("a follow-up request could not be read: \(failure.reason)") }
+            let complete = (items.arrayValue?.count ?? 0) < Self.limit && list.failures.isEmpty
+            try store.apply(list.items, complete: complete)
             try store.recordRefresh(error: nil)
-            return requests.count
+            return (list.items.count, list.problems("follow-ups"))
         } catch {
             try? store.recordRefresh(error: (error as? APIError)?.message ?? "\(error)")
             throw error

@@ -30,7 +30,7 @@ public struct FollowUpsFeature: FeatureModule {
         prefiller = ReinspectionPrefiller(inspections: inspections.store, followUps: store, reference: facilities.store)
         service = FollowUpService(
             store: store, prefiller: prefiller, inspections: inspections.store, schedules: scheduling.store,
-            api: core.api)
+            api: core.api, logger: core.logger)
         self.inspections = inspections
         self.scheduling = scheduling
     }

@@ -24,7 +24,8 @@ public struct FollowUpsPullStage: SyncStage {
     /// - Returns: `pulled` = requests received.
     /// - Throws: `APIError`, `SyncStopError` or `DatabaseError`; the engine reports it and goes on.
     public func run(_ pass: SyncPass) async throws -> StageReport {
-        StageReport(pulled: try await service.pull())
+        let pulled = try await service.pullList()
+        return StageReport.pull(pulled: pulled.received, problems: pulled.problems)
     }
 }
 

@@ -105,7 +105,9 @@ public struct AssignedIssuesPullStage: SyncStage {
     /// - Throws: `APIError`, ``IssuesError`` when the reply is not a list, `DatabaseError`.
     public func run(_ pass: SyncPass) async throws -> StageReport {
         let result = try await service.pullAssigned(now: pass.clock.now)
-        return StageReport(name: name, pulled: result.upserted)
+        var report = StageReport.pull(pulled: result.upserted, problems: result.problems)
+        report.name = name
+        return report
     }
 }
 
@@ -115,6 +117,8 @@ public struct AssignedIssuesPull: Sendable, Hashable {
     public var upserted: Int
     /// Local ids of server-pulled issues deleted because the server no longer returns them.
     public var deleted: [String]
+    /// One sentence per issue in the reply that could not be read, naming its JSON path (each counted as failed).
+    public var problems: [String] = []
 }
 
 extension IssueService {
@@ -125,19 +129,18 @@ extension IssueService {
     public func pullAssigned(now: Date) async throws -> AssignedIssuesPull {
         let started = generation.withLock { $0 }
         let reply = try await api.getJSON("/api/v1/issues")
-        guard let elements = reply.arrayValue else {
+        let list: DecodedList<APIIssue>
+        do {
+            list = try DecodedList<APIIssue>.decode(reply)
+        } catch {
             throw IssuesError(
                 .server, "The server's issue list was not a list; issues will be fetched again on the next sync.")
         }
-        var returned = Set<Int>()
-        var decoded: [APIIssue] = []
-        for element in elements {
-            if let id = element["id"]?.intValue { returned.insert(Int(id)) }
-            if let issue = try? APIClient.decode(APIIssue.self, from: element) { decoded.append(issue) }
+        for failure in list.failures { logger.warning("an issue in the reply could not be read: \(failure.reason)") }
+        if !list.everyIDReadable {
+            logger.warning("an issue in the reply has no readable id; no cached issue is deleted by this pull")
         }
-        if decoded.count != elements.count {
-            logger.warning("skipped \(elements.count - decoded.count) issue(s) the client could not read")
-        }
+        let decoded = list.items
         let store = self.store
         let makeLocalID = { UUID().uuidString.lowercased() }
         let result = try store.queue.write { db -> AssignedIssuesPull? in
@@ -167,15 +170,16 @@ extension IssueService {
                     keepHandler: queued.contains(.handler), keepPhotos: target.syncStatus != .synced, at: now)
             }
             // The deletion pass always runs, even when the reply is empty (rule 30); only server-pulled
-            // records — synced and not flagged in a local inspection — are candidates (rule 31).
+            // records — synced and not flagged in a local inspection — are candidates (rule 31), and only those
+            // the reply proves absent: an unreadable item with a readable id is present (issue 21).
             var deleted: [String] = []
-            for pulled in try store.serverPulledIDs(db) where !returned.contains(pulled.serverID) {
+            for pulled in try store.serverPulledIDs(db) where list.provesAbsent(pulled.serverID) {
                 try store.delete(db, localID: pulled.localID)
                 deleted.append(pulled.localID)
             }
-            return AssignedIssuesPull(upserted: decoded.count, deleted: deleted)
+            return AssignedIssuesPull(upserted: decoded.count, deleted: deleted, problems: list.problems("issues"))
         }
-        guard let result else { return AssignedIssuesPull(upserted: 0, deleted: []) }
+        guard let result else { return AssignedIssuesPull(upserted: 0, deleted: [], problems: []) }
         for localID in result.deleted { _ = try? photos.deletePhotos(for: .issue(localID)) }
         return result
     }

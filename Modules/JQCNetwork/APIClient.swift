@@ -181,20 +181,25 @@ public actor APIClient {
         return status
     }
 
-    /// Decodes `T` from a `data` tree the way the client does: snake_case keys converted to camelCase,
-    /// ``RawJSON`` members taken unconverted from `data`.
-    /// - Throws: ``APIError/undecodable(_:)`` naming the member that did not fit.
-    public static func decode<T: Decodable>(_ type: T.Type, from data: JSONValue) throws -> T {
-        if T.self == JSONValue.self, let value = data as? T { return value }
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        decoder.userInfo[RawJSON.rootKey] = data
+    /// Decodes `T` from a `data` tree the way the client does (``ReplyDecoder``): snake_case keys matched to
+    /// camelCase properties, ``RawJSON`` members taken losslessly, numbers checked exactly.
+    /// - Parameters:
+    ///   - type: the model.
+    ///   - data: the value, parsed losslessly.
+    ///   - path: where `data` sits in the reply (`data` itself by default; `data[3]` for one list item).
+    /// - Throws: ``APIError/undecodable(_:)`` naming the path and the problem
+    ///   (`data[0].id: expected an integer, got 12.5`).
+    public static func decode<T: Decodable>(_ type: T.Type, from data: JSONValue, at path: ReplyPath = ReplyPath())
+        throws -> T
+    {
         do {
-            return try decoder.decode(T.self, from: data.jsonData())
-        } catch let error as DecodingError {
-            throw APIError.undecodable(APIClient.reason(error))
+            return try ReplyDecoder.decode(T.self, from: data, at: path)
+        } catch let error as ReplyShapeError {
+            throw APIError.undecodable(error.description)
+        } catch let error as APIError {
+            throw error
         } catch {
-            throw APIError.undecodable("the data did not have the expected shape")
+            throw APIError.undecodable("\(path): the value did not have the expected shape")
         }
     }
 
@@ -206,6 +211,19 @@ public actor APIClient {
         authenticated: Bool = true, idempotent: Bool? = nil, carriesPassword: Bool = false,
         progress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> JSONValue {
+        let response = try await respond(
+            method, path: path, query: query, body: body, kind: kind, authenticated: authenticated,
+            idempotent: idempotent, carriesPassword: carriesPassword, progress: progress)
+        return try interpret(response, path: path)
+    }
+
+    /// Sends one request through the policy and the session (a 401 refreshes once and sends again); returns the
+    /// last reply unclassified. `extraHeaders` are validated by the transport like every other header.
+    func respond(
+        _ method: HTTPMethod, path: String, query: [URLQueryItem], body: HTTPBody, kind: RequestKind,
+        authenticated: Bool = true, idempotent: Bool? = nil, carriesPassword: Bool = false,
+        extraHeaders: [(String, String)] = [], progress: (@Sendable (Int64, Int64) -> Void)? = nil
+    ) async throws -> HTTPResponse {
         if isUpdateRequired { throw APIError.updateRequired }
         var request = HTTPRequest(
             method: method, url: config.url(path: path, query: query), body: body, kind: kind,
@@ -214,9 +232,8 @@ public actor APIClient {
         request.headers.set("X-JQC-Client", identity.build)
         request.headers.set("X-JQC-API-Version", String(identity.apiVersion))
         if case .data = body { request.headers.set("Content-Type", "application/json") }
-        guard authenticated else {
-            return try interpret(try await transmit(request, progress: progress), path: path)
-        }
+        for (name, value) in extraHeaders { request.headers.set(name, value) }
+        guard authenticated else { return try await transmit(request, progress: progress) }
         if unsavedReason != nil { await retrySavingCredentials() }
         guard let held = credentials else { throw APIError.signedOut }
         if let problem = TokenCheck.problem(accessToken: held.accessToken) {
@@ -228,11 +245,11 @@ public actor APIClient {
         let current = try await refreshProactivelyIfNeeded(held)
         request.headers.set("Authorization", "Bearer \(current.accessToken)")
         let response = try await transmit(request, progress: progress)
-        guard response.status == 401 else { return try interpret(response, path: path) }
+        guard response.status == 401 else { return response }
         // One refresh shared by every request that saw this token refused, then one more try (rule 36).
         let fresh = try await refresh(replacing: current.accessToken)
         request.headers.set("Authorization", "Bearer \(fresh.accessToken)")
-        return try interpret(try await transmit(request, progress: progress), path: path)
+        return try await transmit(request, progress: progress)
     }
 
     /// Sends through the transport, classifying a missing reply and learning the server's clock.
@@ -336,28 +353,6 @@ public actor APIClient {
 
     /// Why a 2xx body is not JSON, as a phrase (never the body itself).
     static func unreadableReason(_ body: Data) -> String {
-        let start = String(decoding: body.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if body.isEmpty || start.isEmpty { return "the reply was empty" }
-        if start.hasPrefix("<") { return "the server sent a web page instead of data" }
-        if start.hasPrefix("{") || start.hasPrefix("[") { return "the reply was cut short" }
-        return "the reply was not JSON"
-    }
-
-    private static func reason(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let text = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-            return text.isEmpty ? "the reply" : "'\(text)'"
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            let parent = path(context)
-            return "the member '\(key.stringValue)' is missing" + (context.codingPath.isEmpty ? "" : " in \(parent)")
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\(path(context)) has an unexpected type"
-        case .dataCorrupted(let context):
-            return "\(path(context)) is not valid"
-        @unknown default:
-            return "the data did not have the expected shape"
-        }
+        ReplyText.problem(body)
     }
 }

@@ -44,6 +44,8 @@ public final class DashboardService: Sendable {
                 .unexpectedReply,
                 "The server's dashboard stats were not an object; the last ones fetched are kept.")
         }
+        // Typed before anything is kept (issue 21): a wrong-typed tile ("average_score":"x") is refused with its path.
+        _ = try APIClient.decode(DashboardReply.self, from: reply)
         let stats = DashboardStats(raw: reply, fetchedAt: clock.now)
         try store.saveDashboard(
             reply, fetchedAt: stats.fetchedAt,

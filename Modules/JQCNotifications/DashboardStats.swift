@@ -33,3 +33,14 @@ public struct DashboardStats: Sendable, Equatable {
     /// Follow-ups requested and not yet done.
     public var pendingFollowUps: Int? { raw["pending_follow_ups"]?.intValue.map(Int.init) }
 }
+
+/// The typed shape of `GET /api/v1/dashboard/stats` (CONTRACT.md): every tile optional (`null` or left out is
+/// `nil`), but a tile that is present must be a number of its kind — counts integers, the average any number — or
+/// the reply is refused with the tile's path before anything is cached (issue 21).
+struct DashboardReply: Decodable {
+    let inspectionsThisWeek: Int?
+    let averageScore: Double?
+    let openIssues: Int?
+    let overdueSchedules: Int?
+    let pendingFollowUps: Int?
+}

@@ -1,5 +1,6 @@
 import Foundation
 import JQCKit
+import JQCNetwork
 import Synchronization
 
 /// One notification as pulled from `GET /api/v1/notifications` and kept on this device (CONTRACT.md
@@ -43,13 +44,22 @@ public struct NotificationItem: Sendable, Equatable, Hashable {
 
     /// Reads one element of the `GET /notifications` reply (`{id, title, body, link, event_type, created_at,
     /// read}`).
-    /// - Returns: the notification, or `nil` when it has no integer `id`.
+    /// - Returns: the notification, or `nil` when ``init(reply:at:)`` refuses it.
     public init?(json: JSONValue) {
-        guard let id = json["id"]?.intValue else { return nil }
+        guard let read = try? NotificationItem(reply: json, at: ReplyPath()) else { return nil }
+        self = read
+    }
+
+    /// Reads one element of the `GET /notifications` reply at `path`: an integer `id` is required, and every
+    /// member present must have its type (issue 21).
+    /// - Throws: ``/JQCNetwork/ReplyShapeError`` naming the member's path.
+    public init(reply: JSONValue, at path: ReplyPath) throws {
+        let fields = try ReplyFields(reply, at: path)
         self.init(
-            id: id, title: json["title"]?.stringValue ?? "", body: json["body"]?.stringValue ?? "",
-            link: json["link"]?.stringValue, eventType: json["event_type"]?.stringValue ?? "",
-            createdAt: json["created_at"]?.stringValue ?? "", read: json["read"]?.boolValue ?? false)
+            id: Int64(try fields.int("id")), title: try fields.optionalString("title") ?? "",
+            body: try fields.optionalString("body") ?? "", link: try fields.optionalString("link"),
+            eventType: try fields.optionalString("event_type") ?? "",
+            createdAt: try fields.optionalString("created_at") ?? "", read: try fields.optionalBool("read") ?? false)
     }
 }
 

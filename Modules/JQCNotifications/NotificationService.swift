@@ -136,15 +136,18 @@ public final class NotificationService: Sendable {
         let since = try store.cursor()
         let query = since.map { [URLQueryItem(name: "since", value: $0)] } ?? []
         let reply = try await api.getJSON(Self.listPath, query: query)
-        guard let elements = reply.arrayValue else {
+        let list: DecodedList<NotificationItem>
+        do {
+            list = try DecodedList<NotificationItem>.decode(reply) { element, path in
+                try NotificationItem(reply: element, at: path)
+            }
+        } catch {
             throw NotificationsError(
                 .unexpectedReply,
                 "The server's notification list was not a list; notifications will be fetched again on the next sync.")
         }
-        let items = elements.compactMap(NotificationItem.init(json:))
-        if items.count != elements.count {
-            logger.warning("skipped \(elements.count - items.count) notification(s) without an id")
-        }
+        for failure in list.failures { logger.warning("a notification could not be read: \(failure.reason)") }
+        let items = list.items
         guard
             let result = try store.upsert(
                 items, receivedAt: clock.now,
@@ -154,7 +157,9 @@ public final class NotificationService: Sendable {
             return NotificationUpsert(new: [], received: 0, cursor: nil)
         }
         for item in result.new { sink.deliver(item) }
-        return result
+        var upsert = result
+        upsert.problems = list.problems("notifications")
+        return upsert
     }
 
     /// One notifications step: push the queued mark-read, then pull (the stage's and the poller's work).
@@ -164,7 +169,10 @@ public final class NotificationService: Sendable {
     public func run(_ pass: SyncPass) async throws -> StageReport {
         let push = try await pushQueuedMarkRead(pass)
         let pull = try await pullNew()
-        return StageReport(pushed: push.pushed.count, pulled: pull.received, deferred: push.queued.count)
+        var report = StageReport.pull(pulled: pull.received, problems: pull.problems)
+        report.pushed = push.pushed.count
+        report.deferred = push.queued.count
+        return report
     }
 
     /// One tick of the ``NotificationPoller``: ``run(_:)`` under an automatic pass's rules (backoff respected).

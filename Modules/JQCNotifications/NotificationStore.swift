@@ -112,6 +112,8 @@ public struct NotificationUpsert: Sendable, Equatable {
     public var received: Int
     /// The cursor after the pull (`created_at` text as the server sent it), or `nil`.
     public var cursor: String?
+    /// One sentence per notification in the reply that could not be read, naming its JSON path (issue 21).
+    public var problems: [String] = []
 }
 
 /// The SQL of the notifications feature (the only file of the module that holds any). Every multi-row

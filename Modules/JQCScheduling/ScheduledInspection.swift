@@ -1,6 +1,7 @@
 import Foundation
 import JQCInspections
 import JQCKit
+import JQCNetwork
 import Synchronization
 
 /// A cached schedule (CONTRACT.md "Scheduled inspections"; seed 001 `LocalScheduledInspection`), as a value
@@ -58,21 +59,28 @@ public struct ScheduledInspection: Sendable, Hashable {
         self.fulfilledLocally = fulfilledLocally
     }
 
-    /// Reads the contract's `schedule` object; `nil` when `id`, `facility_id`, `template_id` or a valid
-    /// `due_date` is missing.
+    /// Reads the contract's `schedule` object; `nil` when ``init(reply:at:)`` refuses it.
     public init?(json: JSONValue) {
-        func int(_ key: String) -> Int? { json[key]?.intValue.map { Int($0) } }
-        guard let id = int("id"), let facility = int("facility_id"), let template = int("template_id"),
-            let due = json["due_date"]?.stringValue.flatMap(CalendarDay.init)
-        else { return nil }
+        guard let read = try? ScheduledInspection(reply: json, at: ReplyPath()) else { return nil }
+        self = read
+    }
+
+    /// Reads the contract's `schedule` object at `path`: `id`, `facility_id`, `template_id` and a `yyyy-MM-dd`
+    /// `due_date` are required; every member present must have its type (issue 21).
+    /// - Throws: ``/JQCNetwork/ReplyShapeError`` naming the member's path.
+    public init(reply: JSONValue, at path: ReplyPath) throws {
+        let fields = try ReplyFields(reply, at: path)
         self.init(
-            serverID: id, facilityID: facility, facilityName: json["facility_name"]?.stringValue,
-            templateID: template, templateName: json["template_name"]?.stringValue, inspectorID: int("inspector_id"),
-            frequency: json["frequency"]?.stringValue ?? "once",
-            frequencyLabel: json["frequency_label"]?.stringValue, dueDate: due,
-            nextDueDate: json["next_due_date"]?.stringValue.flatMap(CalendarDay.init),
-            serverSaysOverdue: json["is_overdue"]?.boolValue ?? false, notes: json["notes"]?.stringValue,
-            parentInspectionID: int("parent_inspection_id"))
+            serverID: try fields.int("id"), facilityID: try fields.int("facility_id"),
+            facilityName: try fields.optionalString("facility_name"), templateID: try fields.int("template_id"),
+            templateName: try fields.optionalString("template_name"),
+            inspectorID: try fields.optionalInt("inspector_id"),
+            frequency: try fields.optionalString("frequency") ?? "once",
+            frequencyLabel: try fields.optionalString("frequency_label"), dueDate: try fields.day("due_date"),
+            nextDueDate: try fields.optionalDay("next_due_date"),
+            serverSaysOverdue: try fields.optionalBool("is_overdue") ?? false,
+            notes: try fields.optionalString("notes"),
+            parentInspectionID: try fields.optionalInt("parent_inspection_id"))
     }
 
     /// The "Instructions" shown for `notes`: trimmed, blank → `nil` (seed 001 §11, rule 70; CONTRACT.md).

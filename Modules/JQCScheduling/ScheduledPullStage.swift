@@ -21,6 +21,7 @@ public struct ScheduledPullStage: SyncStage {
     /// - Returns: `pulled` = schedules received.
     /// - Throws: `APIError`, `SyncStopError` or `DatabaseError`.
     public func run(_ pass: SyncPass) async throws -> StageReport {
-        StageReport(pulled: try await service.pull())
+        let pulled = try await service.pullList()
+        return StageReport.pull(pulled: pulled.received, problems: pulled.problems)
     }
 }

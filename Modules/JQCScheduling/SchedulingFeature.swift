@@ -40,7 +40,8 @@ public struct SchedulingFeature: FeatureModule {
             isOnline: { !core.isForcedOffline() },
             prefill: { parent, template in
                 try prefill.all.last?(parent, template) ?? ParentPrefill(localParentID: nil, answers: [:])
-            })
+            },
+            logger: core.logger)
         self.inspections = inspections
         self.core = core
     }

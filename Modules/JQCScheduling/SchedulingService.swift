@@ -19,6 +19,7 @@ public final class SchedulingService: Sendable {
     private let learnServerToday: @Sendable () async -> CalendarDay?
     private let isOnline: @Sendable () async -> Bool
     private let prefill: @Sendable (_ parentServerID: Int, _ templateID: Int) throws -> ParentPrefill
+    private let logger: Logger
 
     /// A service.
     /// - Parameters:
@@ -29,14 +30,17 @@ public final class SchedulingService: Sendable {
     ///     run never probed), so the pull can remember the server's day; `nil` when it cannot.
     ///   - isOnline: whether requests may leave (the connectivity monitor and the manual switch).
     ///   - prefill: a follow-up schedule's re-inspection prefill (JQCFollowUps resolves it); none by default.
+    ///   - logger: where an unreadable schedule is logged with its JSON path.
     public init(
         store: SchedulingStore, api: APIClient, serverToday: @escaping @Sendable () -> CalendarDay?,
         learnServerToday: @escaping @Sendable () async -> CalendarDay? = { nil },
         isOnline: @escaping @Sendable () async -> Bool = { true },
         prefill: @escaping @Sendable (Int, Int) throws -> ParentPrefill = { _, _ in
             ParentPrefill(localParentID: nil, answers: [:])
-        }
+        },
+        logger: Logger = .disabled
     ) {
+        self.logger = logger.labeled("scheduling")
         self.store = store
         self.api = api
         self.serverToday = serverToday
@@ -56,18 +60,25 @@ public final class SchedulingService: Sendable {
     /// - Returns: the number of schedules received.
     /// - Throws: `APIError` (or `SyncStopError` through the client) and `DatabaseError`.
     @discardableResult
-    public func pull() async throws -> Int {
+    public func pull() async throws -> Int { try await pullList().received }
+
+    /// ``pull()`` with the unreadable schedules: each fails alone (a sentence naming its JSON path, logged) and
+    /// keeps its cached row when its id is readable; no row is deleted when some item's id is unreadable
+    /// (issue 21).
+    /// - Returns: schedules received and applied, and one sentence per unreadable one.
+    /// - Throws: `APIError` (or `SyncStopError` through the client) and `DatabaseError`.
+    public func pullList() async throws -> (received: Int, problems: [String]) {
         do {
             let reply = try await api.getJSON(Self.listPath)
-            guard let items = reply.arrayValue else {
-                throw APIError.undecodable("the scheduled-inspections reply is not a list")
+            let list = try DecodedList<ScheduledInspection>.decode(reply) { element, path in
+                try ScheduledInspection(reply: element, at: path)
             }
-            let schedules = items.compactMap(ScheduledInspection.init(json:))
+            for failure in list.failures { logger.warning("a schedule could not be read: \(failure.reason)") }
             var today = serverToday()
             if today == nil { today = await learnServerToday() }
-            try store.apply(schedules, serverToday: today)
+            try store.apply(list.items, serverToday: today, isAbsent: list.provesAbsent)
             try store.recordRefresh(error: nil)
-            return schedules.count
+            return (list.items.count, list.problems("scheduled"))
         } catch {
             try? store.recordRefresh(error: (error as? APIError)?.message ?? "\(error)")
             throw error

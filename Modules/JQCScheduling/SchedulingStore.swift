@@ -55,11 +55,15 @@ public final class SchedulingStore: Sendable {
 
     /// Applies a pull in one transaction: upserts every returned schedule by its server id (clearing
     /// `fulfilled_locally`: the pull is the only writer of a cached schedule's dates, rule 71), deletes the
-    /// cached rows the server no longer returns, and remembers the server's today when known.
+    /// cached rows the reply proves gone (issue 21: `isAbsent`, by default every id not among `schedules`; a pull
+    /// passes ``/JQCNetwork/DecodedList/provesAbsent(_:)`` so an unreadable item never costs its cached row), and
+    /// remembers the server's today when known.
     /// - Returns: how many cached rows were deleted.
     /// - Throws: `DatabaseError`.
     @discardableResult
-    public func apply(_ schedules: [ScheduledInspection], serverToday: CalendarDay?) throws -> Int {
+    public func apply(
+        _ schedules: [ScheduledInspection], serverToday: CalendarDay?, isAbsent: ((Int) -> Bool)? = nil
+    ) throws -> Int {
         try queue.write { db in
             for s in schedules {
                 try db.execute(
@@ -83,11 +87,12 @@ public final class SchedulingStore: Sendable {
                     ])
             }
             let returned = Set(schedules.map(\.serverID))
+            let absent = isAbsent ?? { !returned.contains($0) }
             let cached: [Int] = try db.fetchAll("SELECT server_id FROM scheduled_inspections").compactMap {
                 $0["server_id"]
             }
             var deleted = 0
-            for id in cached where !returned.contains(id) {
+            for id in cached where absent(id) && !returned.contains(id) {
                 try db.execute("DELETE FROM scheduled_inspections WHERE server_id = ?", [id])
                 deleted += 1
             }

@@ -240,7 +240,9 @@ public actor SyncEngine {
                     stop = stopError
                     break
                 }
-                if stage.isBestEffort { continue }
+                // Pulls stand alone (issue 21): a failed pull is reported and the next stage still runs; a push that
+                // failed stops the pass, so later pushes keep their order (photos → inspections → issues).
+                if stage.isBestEffort || stage.direction == .pull { continue }
                 stop = SyncStopError(.stageFailed, "Sync stopped at \(stage.name): \(message)")
                 break
             }
@@ -284,6 +286,7 @@ public actor SyncEngine {
     static func sentence(for error: any Error, classify: SyncFailureClassifier) -> String {
         switch classify(error) {
         case .offline: "The server cannot be reached."
+        case .unreachable(let message): message
         case .timeout: "The server did not answer in time."
         case .server(let message), .rejected(let message), .local(let message): message
         case .rateLimited: "The server is busy (too many requests)."

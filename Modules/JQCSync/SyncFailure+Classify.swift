@@ -17,7 +17,7 @@ extension SyncFailure {
             case .offline: return .offline
             case .timeout, .connectionFailed, .deadlineExceeded, .tooSlow: return .timeout
             case .server, .undecodable, .replyTooLarge: return .server(api.message)
-            case .tls, .insecureHTTP, .redirected: return .offline  // the API cannot be reached as configured
+            case .tls, .insecureHTTP, .redirected: return .unreachable(api.message)  // not reachable as configured
             case .rateLimited(let retryAfter): return .rateLimited(retryAfter: retryAfter)
             case .unauthorized, .signedOut: return .signedOut
             case .rejected(_, let message): return .rejected(message)

@@ -6,6 +6,9 @@ import JQCKit
 public enum SyncFailure: Sendable, Equatable {
     /// No connection: the item stays pending; does not count as a try.
     case offline
+    /// The server cannot be reached as configured (a refused certificate, plain http to a remote host, a redirect):
+    /// like ``offline`` the pass stops and nothing counts as a try, but with its own sentence (what to fix).
+    case unreachable(String)
     /// The request timed out: stays pending; does not count as a try (the server may never have seen it).
     case timeout
     /// A 5xx answer or an unreadable reply: stays pending; counts as a try (a real server answer).
@@ -63,6 +66,8 @@ public struct OutboxPolicy: Sendable {
         switch failure {
         case .offline:
             return .stopPass(SyncStopError(.offline, "The server cannot be reached; everything stays queued."))
+        case .unreachable(let message):
+            return .stopPass(SyncStopError(.offline, message))
         case .timeout:
             return .keepPending(attempts: attempts, reason: "The server did not answer in time.")
         case .server(let message):

@@ -11,8 +11,8 @@ public enum SyncDirection: String, Sendable, Codable {
 
 /// One step of a sync pass, contributed by a feature through its ``FeatureModule`` (SPEC.md §2: the sync
 /// engine knows no feature). The pass runs the stages in the order ``StageOrder/sorted(_:)`` derives from
-/// their directions and ``constraints``; a best-effort stage's failure is reported but never stops the
-/// pipeline (seed 001 rule 49).
+/// their directions and ``constraints``; a pull's or a best-effort stage's failure is reported but never stops
+/// the pipeline (seed 001 rule 49; issue 21). Only a stop-error (offline, signed out, update required) stops it.
 public protocol SyncStage: Sendable {
     /// A short name shown by `sync` and `status` (`photos`, `inspections`, `reference`, …).
     var name: String { get }
@@ -20,7 +20,9 @@ public protocol SyncStage: Sendable {
     var direction: SyncDirection { get }
     /// Where it runs relative to other stages (by name), declared by its feature; none by default.
     var constraints: [StageConstraint] { get }
-    /// Whether a failure of the whole stage is tolerated (reported, the pass continues).
+    /// Whether a failure of the whole stage is tolerated (reported, the pass continues). A pull stage's failure is
+    /// always tolerated (pulls stand alone, issue 21); for a push stage `false` stops the pass, so later pushes keep
+    /// their order.
     var isBestEffort: Bool { get }
     /// Does the stage's work.
     /// - Parameter pass: what this pass allows (explicit or automatic) and how to judge item failures.
@@ -54,6 +56,9 @@ public struct StageReport: Sendable, Equatable, Codable {
     /// Why the last deferred item waits, as a sentence (e.g. the server's 5xx), when a try was made and kept it
     /// pending; `nil` when nothing was tried and deferred.
     public var deferredReason: String?
+    /// Pulled records that could not be read, one sentence each naming the list and the JSON path
+    /// (`issues: data[2].id: expected an integer, got 12.5`); each is also counted in ``failed`` (issue 21).
+    public var problems: [String]? = nil
 
     /// A report with counts.
     public init(
@@ -103,4 +108,17 @@ public struct SyncStopError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String { message }
+}
+
+extension StageReport {
+    /// A pull's report: `pulled` records received, and each unreadable record as a failure with its sentence
+    /// (``problems``).
+    /// - Parameters:
+    ///   - pulled: records received and applied.
+    ///   - problems: one sentence per unreadable record (``/JQCNetwork/DecodedList/problems(_:)``).
+    public static func pull(pulled: Int, problems: [String]) -> StageReport {
+        var report = StageReport(pulled: pulled, failed: problems.count)
+        report.problems = problems.isEmpty ? nil : problems
+        return report
+    }
 }

@@ -107,7 +107,7 @@ struct APIClientRequestTests {
         try harness.signIn()
         let client = harness.client()
         let error = await thrownError { _ = try await client.get([Facility].self, path: "/api/v1/facilities") }
-        #expect(error as? APIError == .undecodable("the member 'name' is missing in '0'"))
+        #expect(error as? APIError == .undecodable("data[0].name: the member is missing"))
     }
 
     @Test("health needs no token and teaches the client the server's clock")

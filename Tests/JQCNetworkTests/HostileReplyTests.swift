@@ -192,34 +192,3 @@ struct HostileStatusTests {
         #expect(await client.serverTimeOffset == nil)  // the CR-broken Date was not believed
     }
 }
-
-@Suite("Wrong types and fractions from the peer (typed decoding with paths comes later)")
-struct HostileShapeTests {
-    struct Facility: Decodable, Sendable {
-        let id: Int64
-        let name: String
-    }
-
-    @Test(
-        "a fraction for an id, a string for a number, or a huge number is undecodable, never a trap",
-        arguments: [
-            #"[{"id":12.5,"name":"A"}]"#, #"[{"id":"7","name":"A"}]"#, #"[{"id":1e300,"name":"A"}]"#,
-            #"[{"id":123456789012345678901234567890,"name":"A"}]"#, #"{"id":1}"#, #"[{"id":1,"name":null}]"#,
-        ])
-    func wrongShapes(_ data: String) async throws {
-        let peer = try HostilePeer()
-        defer { peer.stop() }
-        peer.lie("GET", "/api/v1/facilities", with: HostilePeer.envelope(data))
-        let tokens = InMemoryTokenStore(
-            Credentials(
-                accessToken: HostilePeer.jwt(), refreshToken: "r1",
-                user: User(id: 7, username: "alex", role: "inspector")))
-        let error = await thrownError {
-            _ = try await hostileClient(peer, tokens: tokens).get([Facility].self, path: "/api/v1/facilities")
-        }
-        guard case .undecodable = error as? APIError else {
-            Issue.record("expected an unreadable reply, got \(String(describing: error))")
-            return
-        }
-    }
-}

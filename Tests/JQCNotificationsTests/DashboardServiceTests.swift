@@ -67,3 +67,30 @@ struct DashboardServiceTests {
         #expect(try feature.dashboard.cached() == nil)
     }
 }
+
+@Suite("Dashboard stats with wrong types (issue 21)")
+struct DashboardWrongTypeTests {
+    @Test("a tile of the wrong type is refused with its path and the cached stats stay as they were")
+    func wrongTypedTileRefused() async throws {
+        let feature = try Feature()
+        var hostile = stats
+        if case .object(var members) = hostile {
+            members["average_score"] = "not-a-number"
+            hostile = .object(members)
+        }
+        var fraction = stats
+        if case .object(var members) = fraction {
+            members["open_issues"] = 2.5
+            fraction = .object(members)
+        }
+        feature.transport.route(.get, path: DashboardService.statsPath, [.ok(stats), .ok(hostile), .ok(fraction)])
+        let fetched = try await feature.dashboard.refresh()
+        feature.clock.advance(by: 60)
+        let error = await #expect(throws: APIError.self) { try await feature.dashboard.refresh() }
+        #expect(error == .undecodable("data.average_score: expected a number, got a string"))
+        let second = await #expect(throws: APIError.self) { try await feature.dashboard.refresh() }
+        #expect(second == .undecodable("data.open_issues: expected an integer, got 2.5"))
+        #expect(try feature.dashboard.cached() == fetched)
+        #expect(try feature.dashboard.cached()?.averageScore == 91.5)
+    }
+}

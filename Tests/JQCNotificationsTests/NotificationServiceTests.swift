@@ -199,3 +199,22 @@ private struct OtherPull: SyncStage {
     var isBestEffort: Bool { false }
     func run(_ pass: SyncPass) async throws -> StageReport { StageReport() }
 }
+
+@Suite("Notifications with a malformed record (issue 21)")
+struct NotificationMalformedTests {
+    @Test("a notification that cannot be read fails alone: the others are kept and the stage counts it with its path")
+    func malformedNotificationFailsAlone() async throws {
+        let feature = try Feature()
+        var broken = notification(2, "x", createdAt: "2026-07-12T12:00:00Z")
+        if case .object(var members) = broken {
+            members["title"] = 5
+            broken = .object(members)
+        }
+        feature.scriptList([[notification(1, "fine", createdAt: "2026-07-12T11:00:00Z"), broken]])
+        let report = try await feature.notifications.run(feature.pass())
+        #expect(report.pulled == 1)
+        #expect(report.failed == 1)
+        #expect(report.problems == ["notifications: data[1].title: expected a string, got 5"])
+        #expect(feature.sink.delivered.map(\.id) == [1])
+    }
+}

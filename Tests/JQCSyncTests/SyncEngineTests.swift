@@ -89,17 +89,41 @@ struct SyncEngineTests {
         #expect(await sync.current.lastError == "dashboard: boom")
     }
 
-    @Test("a failing stage that is not best-effort stops the pass; the pass is reported, not thrown")
+    @Test("a failing push stage that is not best-effort stops the pass; the pass is reported, not thrown")
     func requiredStageStops() async throws {
+        let log = SharedLog()
+        let sync = try engine([
+            RecordingStage("photos", direction: .push, log: log) { _ in throw Boom() },
+            RecordingStage("inspections", direction: .push, log: log),
+            RecordingStage("reference", direction: .pull, log: log),
+        ])
+        let report = try await sync.sync(explicit: true)
+        #expect(log.all == ["photos!"])
+        #expect(report.stoppedBy?.reason == .stageFailed)
+        #expect(report.stoppedBy?.message == "Sync stopped at photos: boom")
+    }
+
+    @Test("a failing pull stage never stops the pulls after it (issue 21); a stop-error still stops the pass")
+    func pullsStandAlone() async throws {
         let log = SharedLog()
         let sync = try engine([
             RecordingStage("reference", direction: .pull, log: log) { _ in throw Boom() },
             RecordingStage("scheduled", direction: .pull, log: log),
         ])
         let report = try await sync.sync(explicit: true)
-        #expect(log.all == ["reference!"])
-        #expect(report.stoppedBy?.reason == .stageFailed)
-        #expect(report.stoppedBy?.message == "Sync stopped at reference: boom")
+        #expect(log.all == ["reference!", "scheduled!"])
+        #expect(report.stoppedBy == nil)
+        #expect(report.stages.map(\.error) == ["boom", nil])
+        #expect(await sync.current.lastError == "reference: boom")
+
+        let stopped = SharedLog()
+        let offline = try engine([
+            RecordingStage("reference", direction: .pull, log: stopped) { _ in throw SyncStopError(.offline, "Offline.")
+            },
+            RecordingStage("scheduled", direction: .pull, log: stopped),
+        ])
+        await #expect(throws: SyncStopError.self) { try await offline.sync(explicit: true) }
+        #expect(stopped.all == ["reference!"])
     }
 
     @Test("offline, signed out and update required stop the pass before any stage runs, with sentences")

@@ -227,7 +227,9 @@ enum BackgroundSync {
         do {
             let report = try await app.sync.sync(explicit: false)
             let snapshot = await app.sync.current
-            stateFile.save(lastSyncAt: snapshot.lastSyncAt, lastError: snapshot.lastError)
+            stateFile.save(
+                lastSyncAt: snapshot.lastSyncAt, lastError: snapshot.lastError,
+                pullProblems: report.stages.flatMap { $0.problems ?? [] })
             let pushed = report.stages.reduce(0) { $0 + $1.pushed }
             let pulled = report.stages.reduce(0) { $0 + $1.pulled }
             let failed = report.stages.reduce(0) { $0 + $1.failed }

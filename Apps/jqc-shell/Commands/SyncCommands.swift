@@ -50,6 +50,7 @@ enum SyncCommands {
         let others = try await AuthorshipSummary.others(app)  // issue 20
         lines += AuthorshipSummary.lines(others)
         for item in failed { lines.append("failed \(item.kind) \(item.localID): \(item.reason)") }
+        for problem in saved.pullProblems { lines.append("unreadable from the server: \(problem)") }
         let background = BackgroundSummary(context: context)  // issue 15
         lines += background.lines
         return CommandOutput(
@@ -69,6 +70,7 @@ enum SyncCommands {
                 "last_sync_at": lastSync.map { .string(DateFormats.instantString($0)) } ?? .null,
                 "last_error": lastError.map(JSONValue.string) ?? .null,
                 "update_required": .bool(updateRequired), "background": .object(background.json),
+                "pull_problems": .array(saved.pullProblems.map(JSONValue.string)),
             ])
     }
 
@@ -128,7 +130,9 @@ enum SyncCommands {
             throw ShellError.failed(message)
         }
         let snapshot = await app.sync.current
-        stateFile.save(lastSyncAt: snapshot.lastSyncAt, lastError: snapshot.lastError)
+        stateFile.save(
+            lastSyncAt: snapshot.lastSyncAt, lastError: snapshot.lastError,
+            pullProblems: report.stages.flatMap { $0.problems ?? [] })
         let stages = report.stages.map { stage -> JSONValue in
             var object: [String: JSONValue] = [
                 "name": .string(stage.name), "pushed": .int(Int64(stage.pushed)),
@@ -137,6 +141,7 @@ enum SyncCommands {
             ]
             if let error = stage.error { object["error"] = .string(error) }
             if let reason = stage.deferredReason { object["deferred_reason"] = .string(reason) }
+            if let problems = stage.problems { object["problems"] = .array(problems.map(JSONValue.string)) }
             return .object(object)
         }
         var lines = report.stages.map { stage in
@@ -147,6 +152,7 @@ enum SyncCommands {
                     "  — will retry: \($0)"
                 } ?? "")
         }
+        for problem in report.stages.flatMap({ $0.problems ?? [] }) { lines.append("  unreadable: \(problem)") }
         if lines.isEmpty { lines = ["  (no stages registered yet)"] }
         if let stop = report.stoppedBy { lines.append(context.output.yellow("stopped: \(stop.message)")) }
         let kinds: [OutboxKindStatus]
@@ -191,21 +197,28 @@ enum OutboxSummary {
     }
 }
 
-/// `<data-dir>/sync-state.json`: the last sync time and last error, so `status` in a later run can say them.
+/// `<data-dir>/sync-state.json`: the last sync time, the last error and the last pass's unreadable pulled records
+/// (issue 21), so `status` in a later run can say them.
 struct SyncStateFile {
     let directory: DataDirectory
 
-    func load() -> (lastSyncAt: Date?, lastError: String?) {
+    func load() -> (lastSyncAt: Date?, lastError: String?, pullProblems: [String]) {
         guard let text = directory.readText("sync-state.json"), let json = try? JSONValue.parse(text) else {
-            return (nil, nil)
+            return (nil, nil, [])
         }
-        return (json["last_sync_at"]?.stringValue.flatMap(DateFormats.instant(from:)), json["last_error"]?.stringValue)
+        return (
+            json["last_sync_at"]?.stringValue.flatMap(DateFormats.instant(from:)), json["last_error"]?.stringValue,
+            json["pull_problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        )
     }
 
-    func save(lastSyncAt: Date?, lastError: String?) {
+    /// Saves the state; `pullProblems` `nil` keeps the ones saved before (a pass that did not run).
+    func save(lastSyncAt: Date?, lastError: String?, pullProblems: [String]? = nil) {
+        let problems = pullProblems ?? load().pullProblems
         let json: JSONValue = [
             "last_sync_at": lastSyncAt.map { .string(DateFormats.instantString($0)) } ?? .null,
             "last_error": lastError.map(JSONValue.string) ?? .null,
+            "pull_problems": .array(problems.map(JSONValue.string)),
         ]
         try? directory.writeText("sync-state.json", json.jsonString())
     }
