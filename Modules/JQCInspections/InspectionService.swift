@@ -138,7 +138,7 @@ public final class InspectionService: Sendable {
                 do {
                     value = try answers.set(fieldID: fieldID, arguments: arguments, schema: draft.schema)
                 } catch let error as FormsError {
-                    throw InspectionsError(.invalidAnswer, error.message)
+                    throw InspectionsError(.invalidAnswer, error.message, cause: error)
                 }
                 try store.updateAnswers(db, localID: localID, formData: answers.values, at: clock.now)
                 return value
@@ -306,7 +306,7 @@ public final class InspectionService: Sendable {
         } catch let error as InspectionsError {
             throw error
         } catch let error as DatabaseError {
-            throw InspectionsError(.storage, error.description)
+            throw InspectionsError(.storage, error.description, cause: error)
         }
     }
 }

@@ -170,10 +170,10 @@ public final class IssueService: Sendable {
                     }
                 } catch let error as PhotoError {
                     throw IssuesError(
-                        error.code == .storage ? .storage : .photo,
-                        (error.code == .refused
+                        error.kind == .storage ? .storage : .photo,
+                        (error.kind == .refused
                             ? "The photo \(file.path) was refused: \(error.message)" : error.message)
-                            + " The issue was not created.")
+                            + " The issue was not created.", cause: error)
                 }
             }
             try guarded { try store.queue.write { db in try store.finishAssembling(db, localID: issue.localID) } }
@@ -342,9 +342,9 @@ public final class IssueService: Sendable {
         } catch let error as APIError {
             switch error {
             case .offline, .timeout, .connectionFailed:
-                throw IssuesError(.server, "Comments are online only: \(error.message)")
+                throw IssuesError(.server, "Comments are online only: \(error.message)", cause: error)
             default:
-                throw IssuesError(.server, error.message)
+                throw IssuesError(.server, error.message, cause: error)
             }
         }
     }
@@ -378,7 +378,7 @@ public final class IssueService: Sendable {
         } catch let error as IssuesError {
             throw error
         } catch let error as DatabaseError {
-            throw IssuesError(.storage, "The local store failed: \(error.description)")
+            throw IssuesError(.storage, "The local store failed: \(error.description)", cause: error)
         }
     }
 }

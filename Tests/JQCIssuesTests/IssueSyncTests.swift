@@ -185,7 +185,7 @@ struct IssueQueueTests {
             _ = try world.issues.createStandalone(contractID: 1, facilityID: 21, severity: "low", description: "x")
             Issue.record("a facility of another contract was accepted")
         } catch let error as IssuesError {
-            #expect(error.code == .unknownFacility)
+            #expect(error.kind == .unknownFacility)
             #expect(
                 error.message == "The facility 21 is not one of your active facilities in contract 1; "
                     + "pick one of: 11 Main Courthouse.")

@@ -240,7 +240,7 @@ struct APIClientErrorTests {
         #expect(!APIError.rejected(status: 422, message: "x").isTransient)
         #expect(!APIError.updateRequired.isTransient && !APIError.signedOut.isTransient)
         #expect(APIError.rateLimited(retryAfter: 7).message == "The server is busy. Try again in 7 seconds.")
-        #expect(APIError.updateRequired.code == "update_required")
+        #expect(APIError.updateRequired.code == "network.update_required")
     }
 
     @Test("a 429 Retry-After given as a date is measured on the server's clock")

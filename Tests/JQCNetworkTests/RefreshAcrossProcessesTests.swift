@@ -35,7 +35,7 @@ private final class FillableTokenStore: TokenStore {
     init(url: URL) { file = FileTokenStore(url: url) }
     func load() -> Credentials? { file.load() }
     func save(_ credentials: Credentials) throws {
-        if full.load(ordering: .relaxed) { throw AtomicFile.WriteError(path: file.url.path, code: ENOSPC) }
+        if full.load(ordering: .relaxed) { throw AtomicFile.WriteError(path: file.url.path, systemErrno: ENOSPC) }
         try file.save(credentials)
     }
     func clear() throws { try file.clear() }

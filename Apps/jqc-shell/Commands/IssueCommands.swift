@@ -15,7 +15,7 @@ enum IssueCommands {
     // MARK: Helpers
 
     static func perform<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw ShellError.failed("\(error)") }
+        try body()
     }
 
     static func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
@@ -208,13 +208,11 @@ enum IssueCommands {
         let engine = try await context.engine()
         let id = arguments.positionals[0]
         let comments: [IssueComment]
-        do {
-            if let text = arguments.option("add") {
-                comments = try await engine.app.issues.addComment(id: id, text: text)
-            } else {
-                comments = try await engine.app.issues.comments(id: id)
-            }
-        } catch { throw ShellError.failed("\(error)") }
+        if let text = arguments.option("add") {
+            comments = try await engine.app.issues.addComment(id: id, text: text)
+        } else {
+            comments = try await engine.app.issues.comments(id: id)
+        }
         return CommandOutput(
             comments.isEmpty
                 ? "No comments."

@@ -38,12 +38,7 @@ enum SessionCommands {
             throw ShellError.usage("No password: give --password P or set JQC_PASSWORD. Usage: \(usage)")
         }
         let engine = try await context.engine()
-        let user: User
-        do {
-            user = try await engine.app.api.login(username: username, password: password)
-        } catch let error as APIError {
-            throw ShellError.failed(error.message)
-        }
+        let user = try await engine.app.api.login(username: username, password: password)
         if engine.background {
             let sync = engine.app.sync
             Task { _ = try? await sync.sync(explicit: false) }
@@ -56,7 +51,7 @@ enum SessionCommands {
     ) { context, _ in
         let engine = try await context.engine()
         await engine.app.api.logout()
-        do { try engine.app.clearServerPulledData() } catch { throw ShellError.failed("\(error)") }
+        try engine.app.clearServerPulledData()
         let pending = (try? engine.app.outboxStatus().pending.values.reduce(0, +)) ?? 0
         let kept = pending > 0 ? " \(pending) unsynced item(s) are kept and will sync after the next login." : ""
         return CommandOutput("Signed out.\(kept)", data: ["signed_in": false])
@@ -97,7 +92,8 @@ enum SessionCommands {
                 ])
         }
         guard arguments.has("yes") else {
-            throw ShellError.failed(
+            throw ShellError(
+                .confirmationNeeded,
                 "Switching to \(identity) signs you out and clears server-pulled data (unsynced work is kept). "
                     + "Run 'server \(target) --yes' to confirm.")
         }
