@@ -25,8 +25,9 @@ enum IssueCommands {
     /// The `issues` row (SHELL.md JSON table).
     static func summary(_ issue: Issue) -> JSONValue {
         .object([
-            "local_id": .string(issue.localID), "server_id": int(issue.serverID), "severity": .string(issue.severity),
-            "status": .string(issue.status), "description": .string(issue.description),
+            "local_id": .string(issue.localID), "server_id": int(issue.serverID),
+            "severity": .string(issue.severity.rawValue),
+            "status": .string(issue.status.rawValue), "description": .string(issue.description),
             "sync_status": .string(issue.syncStatus.rawValue), "facility_id": .int(Int64(issue.facilityID)),
             "inspection_local_id": .string(issue.inspectionLocalID),
         ])
@@ -49,8 +50,9 @@ enum IssueCommands {
             "inspection_local_id": .string(issue.inspectionLocalID),
             "inspection_server_id": int(issue.inspectionServerID),
             "facility_id": .int(Int64(issue.facilityID)), "facility_name": text(issue.facilityName),
-            "area_id": int(issue.areaID), "area_name": text(issue.areaName), "severity": .string(issue.severity),
-            "description": .string(issue.description), "status": .string(issue.status),
+            "area_id": int(issue.areaID), "area_name": text(issue.areaName),
+            "severity": .string(issue.severity.rawValue),
+            "description": .string(issue.description), "status": .string(issue.status.rawValue),
             "sync_status": .string(issue.syncStatus.rawValue), "sync_error": text(issue.syncError),
             "sync_attempts": .int(Int64(issue.syncAttempts)),
             "photo_local_paths": strings(issue.photoLocalPaths), "photo_server_paths": strings(issue.photoServerPaths),
@@ -59,7 +61,7 @@ enum IssueCommands {
             "photos": section == .local ? strings(issue.photoLocalPaths) : .array(urls),
             "result_notes": text(issue.resultNotes), "verified_at": text(issue.verifiedAt),
             "verification_note": text(issue.verificationNote), "reported_by_name": text(issue.reportedByName),
-            "assigned_to_name": text(issue.assignedToName), "handler_type": text(issue.handlerType),
+            "assigned_to_name": text(issue.assignedToName), "handler_type": text(issue.handlerType?.rawValue),
             "handler_label": text(issue.handlerLabel), "facility_handler_name": text(issue.facilityHandlerName),
             "facility_handler_contact": text(issue.facilityHandlerContact),
             "facility_handler_notes": text(issue.facilityHandlerNotes), "vendor_name": text(issue.vendorName),
@@ -244,7 +246,8 @@ enum IssueCommands {
         return CommandOutput(
             "Issue \(issue.displayID) is now \(issue.status); the change is queued for the server.",
             data: [
-                "local_id": .string(issue.localID), "server_id": int(issue.serverID), "status": .string(issue.status),
+                "local_id": .string(issue.localID), "server_id": int(issue.serverID),
+                "status": .string(issue.status.rawValue),
                 "queued": true,
             ])
     }
@@ -258,7 +261,7 @@ enum IssueCommands {
         let arguments = try ParsedArguments(words, valueOptions: ["name", "contact", "notes"], usage: usage)
         guard arguments.positionals.count == 2 else { throw ShellError.usage("Give ID and TYPE. Usage: \(usage)") }
         let update = IssueHandlerUpdate(
-            type: arguments.positionals[1].lowercased(), name: arguments.option("name"),
+            type: IssueHandlerType(rawValue: arguments.positionals[1].lowercased()), name: arguments.option("name"),
             contact: arguments.option("contact"), notes: arguments.option("notes"))
         let engine = try await context.engine()
         let issue = try perform { try engine.app.issues.updateHandler(id: arguments.positionals[0], update) }
@@ -267,7 +270,8 @@ enum IssueCommands {
             "Issue \(issue.displayID) is handled by \(issue.handlerLabel ?? update.label); queued for the server.",
             data: [
                 "local_id": .string(issue.localID), "server_id": int(issue.serverID),
-                "handler_type": text(issue.handlerType), "handler_label": text(issue.handlerLabel), "queued": true,
+                "handler_type": text(issue.handlerType?.rawValue), "handler_label": text(issue.handlerLabel),
+                "queued": true,
             ])
     }
 
