@@ -230,7 +230,7 @@ struct RefreshAcrossProcessesTests {
         try harness.signIn(access: "old")
         routeIssues(harness)
         let client = harness.client()
-        let bob = User(id: 8, username: "bob", role: "inspector")
+        let bob = User(id: 8, username: "bob", role: .inspector)
         let theirs = Credentials(
             accessToken: Harness.jwt("bob", expiresAt: Harness.serverNow + 900), refreshToken: "b1", user: bob)
         try FileTokenStore(url: harness.credentialsURL).save(theirs)

@@ -15,7 +15,7 @@ enum ScheduleCommands {
         .object([
             "id": .int(Int64(schedule.serverID)), "facility_id": .int(Int64(schedule.facilityID)),
             "template_id": .int(Int64(schedule.templateID)), "due_date": .string(schedule.dueDate.text),
-            "is_overdue": .bool(schedule.isOverdue(today: today)), "frequency": .string(schedule.frequency),
+            "is_overdue": .bool(schedule.isOverdue(today: today)), "frequency": .string(schedule.frequency.rawValue),
             "instructions": schedule.instructions.map(JSONValue.string) ?? .null,
         ])
     }
@@ -91,7 +91,7 @@ enum ScheduleCommands {
         let lines = list.map { item in
             let overdue = item.isOverdue(today: today) ? context.output.red(" OVERDUE") : ""
             var line =
-                "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(item.frequencyLabel ?? item.frequency)  "
+                "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(item.frequencyLabel ?? item.frequency.rawValue)  "
                 + "\(item.templateName ?? "template \(item.templateID)") — "
                 + "\(item.facilityName ?? "facility \(item.facilityID)")"
             if let parent = item.parentInspectionID { line += "  (follow-up of \(parent))" }

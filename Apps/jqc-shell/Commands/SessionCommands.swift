@@ -14,7 +14,7 @@ enum SessionCommands {
         [
             "username": user.map { .string($0.username) } ?? .null,
             "display_name": user.map { .string($0.displayName) } ?? .null,
-            "role": user.map { .string($0.role) } ?? .null,
+            "role": user.map { .string($0.role.rawValue) } ?? .null,
             "signed_in": .bool(user != nil),
         ]
     }
