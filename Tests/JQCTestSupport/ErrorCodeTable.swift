@@ -31,26 +31,41 @@ public enum ErrorCodeTable {
         return codes
     }
 
-    /// The shell's own codes, read from the `Kind` enum of Apps/jqc-shell/Core/ShellError.swift (the shell is
-    /// an executable, so a test cannot import it): each `case name` or `case name = "raw"` line, as `shell.raw`.
-    /// - Throws: when the file cannot be read.
-    /// - Returns: the codes in declaration order (empty when the enum is not found).
-    public static func declaredByShell() throws -> [String] {
-        let text = try String(
-            contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Apps/jqc-shell/Core/ShellError.swift"),
-            encoding: .utf8)
+    /// The codes every error kind declares in the sources: each `enum Kind: String, CodedErrorKind` under
+    /// `folders` (relative to the repository root), its `case name` / `case name = "raw"` lines up to its
+    /// `static var module: String { "prefix" }` line, as `prefix.raw`. This reads the shell's codes too (an
+    /// executable, which a test cannot import), and a new feature's without any list to edit.
+    /// - Parameter folders: where to look (default: the library modules, the tooling and the apps).
+    /// - Throws: when a folder cannot be listed or a file read.
+    /// - Returns: file path (relative to the root) → the codes declared there, in declaration order.
+    public static func declaredInSources(under folders: [String] = ["Modules", "Tooling", "Apps"]) throws
+        -> [String: [String]]
+    {
         let casePattern = #/^\s*case (\w+)(?: = "(\w+)")?\s*$/#
-        var codes: [String] = []
-        var inKind = false
-        for line in text.split(separator: "\n") {
-            if line.contains("enum Kind: String, CodedErrorKind") {
-                inKind = true
+        let modulePattern = #/static var module: String \{ "(\w+)" \}/#
+        var declared: [String: [String]] = [:]
+        for folder in folders {
+            let root = TestPaths.repositoryRoot.appendingPathComponent(folder)
+            guard let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
                 continue
             }
-            if inKind, line.contains("static var module") { break }
-            guard inKind, let match = try? casePattern.wholeMatch(in: String(line)) else { continue }
-            codes.append("shell." + String(match.output.2 ?? match.output.1))
+            for case let file as URL in files where file.pathExtension == "swift" {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                guard text.contains("enum Kind: String, CodedErrorKind") else { continue }
+                var raws: [String]?
+                for line in text.split(separator: "\n").map(String.init) {
+                    if line.contains("enum Kind: String, CodedErrorKind") {
+                        raws = []
+                    } else if let match = try? modulePattern.firstMatch(in: line), let found = raws {
+                        let path = folder + "/" + file.path.dropFirst(root.path.count + 1)
+                        declared[path, default: []] += found.map { "\(match.output.1).\($0)" }
+                        raws = nil
+                    } else if raws != nil, let match = try? casePattern.wholeMatch(in: line) {
+                        raws?.append(String(match.output.2 ?? match.output.1))
+                    }
+                }
+            }
         }
-        return codes
+        return declared
     }
 }
