@@ -31,7 +31,7 @@ public struct FacilitiesError: CodedError, Hashable {
     /// The stable code, `facilities.<kind>`.
     public var code: String { kind.code }
 
-    /// Same kind, sentence and cause (``sameCause(_:_:)``).
+    /// Same kind, sentence and cause (``/JQCKit/sameCause(_:_:)``).
     public static func == (first: FacilitiesError, second: FacilitiesError) -> Bool {
         first.kind == second.kind && first.message == second.message && sameCause(first.cause, second.cause)
     }

@@ -35,7 +35,7 @@ public struct FollowUpsError: CodedError, Hashable {
     /// The stable code, `followups.<kind>` (`followups.not_found`).
     public var code: String { kind.code }
 
-    /// Same kind, sentence and cause (``sameCause(_:_:)``).
+    /// Same kind, sentence and cause (``/JQCKit/sameCause(_:_:)``).
     public static func == (first: FollowUpsError, second: FollowUpsError) -> Bool {
         first.kind == second.kind && first.message == second.message && sameCause(first.cause, second.cause)
     }

@@ -22,7 +22,7 @@ public struct FormsError: CodedError, Hashable {
     public let kind: Kind
     /// What went wrong and how to fix it, as a sentence.
     public let message: String
-    /// The underlying error (for example the JSON parser's ``JSONValueError``), when there is one.
+    /// The underlying error (for example the JSON parser's ``/JQCKit/JSONValueError``), when there is one.
     public let cause: (any Error)?
 
     /// Makes an error.
@@ -47,7 +47,7 @@ public struct FormsError: CodedError, Hashable {
         return "\(message) Detail: \(detail)"
     }
 
-    /// Same kind, sentence and cause (``sameCause(_:_:)``).
+    /// Same kind, sentence and cause (``/JQCKit/sameCause(_:_:)``).
     public static func == (first: FormsError, second: FormsError) -> Bool {
         first.kind == second.kind && first.message == second.message && sameCause(first.cause, second.cause)
     }

@@ -50,7 +50,7 @@ public struct InspectionsError: CodedError, Hashable {
     /// The stable code, `inspections.<kind>` (`inspections.not_found`).
     public var code: String { kind.code }
 
-    /// Same kind, sentence, labels and cause (``sameCause(_:_:)``).
+    /// Same kind, sentence, labels and cause (``/JQCKit/sameCause(_:_:)``).
     public static func == (first: InspectionsError, second: InspectionsError) -> Bool {
         first.kind == second.kind && first.message == second.message && first.missingLabels == second.missingLabels
             && sameCause(first.cause, second.cause)

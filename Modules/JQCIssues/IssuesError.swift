@@ -42,7 +42,7 @@ public struct IssuesError: CodedError, Hashable {
     /// The stable code, `issues.<kind>` (`issues.not_found`).
     public var code: String { kind.code }
 
-    /// Same kind, sentence and cause (``sameCause(_:_:)``).
+    /// Same kind, sentence and cause (``/JQCKit/sameCause(_:_:)``).
     public static func == (first: IssuesError, second: IssuesError) -> Bool {
         first.kind == second.kind && first.message == second.message && sameCause(first.cause, second.cause)
     }

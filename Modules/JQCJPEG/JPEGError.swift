@@ -60,7 +60,7 @@ public struct JPEGError: CodedError, Equatable {
     /// The stable code, `jpeg.<kind>` (`jpeg.not_jpeg`).
     public var code: String { kind.code }
 
-    /// Same kind, sentence, detail and cause (``sameCause(_:_:)``).
+    /// Same kind, sentence, detail and cause (``/JQCKit/sameCause(_:_:)``).
     public static func == (first: JPEGError, second: JPEGError) -> Bool {
         first.kind == second.kind && first.message == second.message && first.detail == second.detail
             && sameCause(first.cause, second.cause)

@@ -32,7 +32,7 @@ public struct NotificationsError: CodedError, Equatable {
     /// A stable machine code: `notifications.<kind>`.
     public var code: String { kind.code }
 
-    /// Same kind, sentence and cause (``sameCause(_:_:)``).
+    /// Same kind, sentence and cause (``/JQCKit/sameCause(_:_:)``).
     public static func == (first: NotificationsError, second: NotificationsError) -> Bool {
         first.kind == second.kind && first.message == second.message && sameCause(first.cause, second.cause)
     }

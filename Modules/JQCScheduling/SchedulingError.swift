@@ -35,7 +35,7 @@ public struct SchedulingError: CodedError, Hashable {
     /// The stable code, `scheduling.<kind>` (`scheduling.not_found`).
     public var code: String { kind.code }
 
-    /// Same kind, sentence and cause (``sameCause(_:_:)``).
+    /// Same kind, sentence and cause (``/JQCKit/sameCause(_:_:)``).
     public static func == (first: SchedulingError, second: SchedulingError) -> Bool {
         first.kind == second.kind && first.message == second.message && sameCause(first.cause, second.cause)
     }

@@ -110,7 +110,7 @@ public struct SyncStopError: CodedError, Equatable {
     /// `sync.<kind>` (`sync.offline`, `sync.signed_out`, …).
     public var code: String { kind.code }
 
-    /// Same kind, sentence and cause (``sameCause(_:_:)``).
+    /// Same kind, sentence and cause (``/JQCKit/sameCause(_:_:)``).
     public static func == (first: SyncStopError, second: SyncStopError) -> Bool {
         first.kind == second.kind && first.message == second.message && sameCause(first.cause, second.cause)
     }
