@@ -97,7 +97,7 @@ public struct SyncStopError: CodedError, Equatable {
     public let kind: Kind
     /// The sentence shown to the inspector.
     public let message: String
-    /// The error that made the pass stop (the ``APIError`` or store failure), when there was one.
+    /// The error that made the pass stop (the ``/JQCNetwork/APIError`` or store failure), when there was one.
     public let cause: (any Error)?
 
     /// A stop with a sentence, and the error behind it when there is one.
