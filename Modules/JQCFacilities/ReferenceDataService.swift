@@ -55,7 +55,7 @@ public struct ReferenceDataService: Sendable {
         do {
             return try body()
         } catch let error as DatabaseError {
-            throw FacilitiesError(.storage, error.description)
+            throw FacilitiesError(.storage, error.description, cause: error)
         }
     }
 

@@ -188,7 +188,7 @@ public final class FollowUpService: Sendable {
     public func start(parentServerID: Int, areaID: Int? = nil) async throws -> StartRequest {
         do {
             return try start(parent: String(parentServerID), areaID: areaID)
-        } catch let error as FollowUpsError where error.code == .notFound {
+        } catch let error as FollowUpsError where error.kind == .notFound {
             let reply: JSONValue
             do {
                 reply = try await api.getJSON("\(Self.listPath)/\(parentServerID)")
@@ -197,7 +197,7 @@ public final class FollowUpService: Sendable {
                 throw FollowUpsError(
                     .unavailable,
                     "The inspection \(parentServerID) is not on this device and the server could not be asked: "
-                        + failure.message)
+                        + failure.message, cause: failure)
             }
             guard let parent = FollowUpRequest(json: reply) else {
                 throw FollowUpsError(
@@ -231,7 +231,7 @@ public final class FollowUpService: Sendable {
         do {
             return try body()
         } catch let error as DatabaseError {
-            throw FollowUpsError(.storage, "The local store failed: \(error.description)")
+            throw FollowUpsError(.storage, "The local store failed: \(error.description)", cause: error)
         }
     }
 }

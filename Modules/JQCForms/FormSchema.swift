@@ -105,7 +105,7 @@ public struct FormSchema: Sendable, Hashable {
             throw FormsError(
                 .malformedSchema,
                 "The form schema is not valid JSON; fetch the template again or fix its JSON.",
-                cause: String(describing: error))
+                cause: error)
         }
         self.init(json: json)
     }

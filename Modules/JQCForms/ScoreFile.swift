@@ -21,7 +21,7 @@ public struct ScoreFile: Sendable, Hashable {
             throw FormsError(
                 .malformedSchema,
                 "The score file is not valid JSON; it must be "
-                    + "{\"schema\": [...], \"form_data\": {...}}.", cause: String(describing: error))
+                    + "{\"schema\": [...], \"form_data\": {...}}.", cause: error)
         }
         guard let object = json.objectValue, case .array? = object["schema"] else {
             throw FormsError(

@@ -55,7 +55,7 @@ public final class InspectionPhotos: Sendable {
             }
             inspection = found
         } catch let error as DatabaseError {
-            throw InspectionsError(.storage, "The local store failed: \(error.description)")
+            throw InspectionsError(.storage, "The local store failed: \(error.description)", cause: error)
         }
         guard inspection.status == .draft else {
             throw InspectionsError(
@@ -84,14 +84,15 @@ public final class InspectionPhotos: Sendable {
                 do {
                     try answers.setPhoto(fieldID: fieldID, path: photo.sentinel, schema: current.schema)
                 } catch let error as FormsError {
-                    throw InspectionsError(.invalidAnswer, error.message)
+                    throw InspectionsError(.invalidAnswer, error.message, cause: error)
                 }
                 try self.store.updateAnswers(db, localID: localID, formData: answers.values, at: self.clock.now)
             }
         } catch let error as PhotoError {
             throw InspectionsError(
-                error.code == .storage ? .storage : .photo,
-                error.code == .refused ? "The photo \(file.path) was refused: \(error.message)" : error.message)
+                error.kind == .storage ? .storage : .photo,
+                error.kind == .refused ? "The photo \(file.path) was refused: \(error.message)" : error.message,
+                cause: error)
         }
     }
 }

@@ -282,7 +282,7 @@ public final class InspectionService: Sendable {
         } catch let error as InspectionsError {
             throw error
         } catch let error as DatabaseError {
-            throw InspectionsError(.storage, error.description)
+            throw InspectionsError(.storage, error.description, cause: error)
         }
     }
 }

@@ -24,12 +24,13 @@ public struct Issue: Sendable, Hashable {
     public var areaID: Int?
     /// The area's name, when known.
     public var areaName: String?
-    /// `low`, `medium`, `high` or `critical` (kept as the server wrote it).
-    public var severity: String
+    /// `low`, `medium`, `high` or `critical`; a newer server's value is kept as sent (``/JQCKit/IssueSeverity/other(_:)``).
+    public var severity: IssueSeverity
     /// What is wrong.
     public var description: String
-    /// `open`, `in_progress` or `resolved` (the local mirror; a queued edit shows here at once).
-    public var status: String
+    /// `open`, `in_progress` or `resolved` (the local mirror; a queued edit shows here at once); a newer
+    /// server's value is kept as sent (``/JQCKit/IssueStatus/other(_:)``).
+    public var status: IssueStatus
     /// Imported photo files on this device (absolute paths under `<data-dir>/photos`), cleared after the
     /// issue is submitted (rule 43).
     public var photoLocalPaths: [String]
@@ -49,8 +50,8 @@ public struct Issue: Sendable, Hashable {
     public var reportedByName: String?
     /// The assignee's display name (Phase E).
     public var assignedToName: String?
-    /// `internal`, `facility` or `vendor` ("Handled By").
-    public var handlerType: String?
+    /// `internal`, `facility` or `vendor` ("Handled By"); a newer server's value is kept as sent.
+    public var handlerType: IssueHandlerType?
     /// The handler's label as the server words it.
     public var handlerLabel: String?
     /// Facility handler's name.
@@ -113,8 +114,8 @@ extension Issue: OutboxItem {
 
 /// A "Handled By" update (CONTRACT.md `PATCH /issues/<id>/handler`; seed 001 §11 "Handled By").
 public struct IssueHandlerUpdate: Sendable, Hashable {
-    /// `internal`, `facility` or `vendor`.
-    public var type: String
+    /// `internal`, `facility` or `vendor` (``IssueService/updateHandler(id:_:)`` refuses any other).
+    public var type: IssueHandlerType
     /// The facility handler's or vendor's name.
     public var name: String?
     /// Their contact.
@@ -123,7 +124,7 @@ public struct IssueHandlerUpdate: Sendable, Hashable {
     public var notes: String?
 
     /// An update.
-    public init(type: String, name: String? = nil, contact: String? = nil, notes: String? = nil) {
+    public init(type: IssueHandlerType, name: String? = nil, contact: String? = nil, notes: String? = nil) {
         self.type = type
         self.name = name
         self.contact = contact
@@ -133,8 +134,13 @@ public struct IssueHandlerUpdate: Sendable, Hashable {
     /// The PATCH body with literal snake_case keys (rule 65): `handler_type` and, for `facility`,
     /// `facility_handler_*`; for `vendor`, `vendor_*`.
     public var body: JSONValue {
-        var body: [String: JSONValue] = ["handler_type": .string(type)]
-        let prefix: String? = type == "facility" ? "facility_handler_" : type == "vendor" ? "vendor_" : nil
+        var body: [String: JSONValue] = ["handler_type": .string(type.rawValue)]
+        let prefix: String? =
+            switch type {
+            case .facility: "facility_handler_"
+            case .vendor: "vendor_"
+            case .internal, .other: nil
+            }
         if let prefix {
             if let name { body[prefix + "name"] = .string(name) }
             if let contact { body[prefix + "contact"] = .string(contact) }
@@ -146,10 +152,10 @@ public struct IssueHandlerUpdate: Sendable, Hashable {
     /// The label the server would show: `Internal team`, `Facility: <name>`, `Vendor: <name>`.
     public var label: String {
         switch type {
-        case "internal": return "Internal team"
-        case "facility": return name.map { "Facility: \($0)" } ?? "Facility"
-        case "vendor": return name.map { "Vendor: \($0)" } ?? "Vendor"
-        default: return type
+        case .internal: return "Internal team"
+        case .facility: return name.map { "Facility: \($0)" } ?? "Facility"
+        case .vendor: return name.map { "Vendor: \($0)" } ?? "Vendor"
+        case .other(let value): return value
         }
     }
 }

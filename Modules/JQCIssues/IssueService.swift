@@ -144,9 +144,9 @@ public final class IssueService: Sendable {
         inspectionLocalID: String, inspectionServerID: Int?, facilityID: Int, facilityName: String?, areaID: Int?,
         areaName: String?, severity rawSeverity: String, description rawDescription: String, photoFiles: [URL]
     ) throws -> Issue {
-        guard let severity = IssueSeverity(rawValue: rawSeverity.lowercased()) else {
+        guard let severity = IssueSeverity(known: rawSeverity.lowercased()) else {
             throw IssuesError(
-                .invalidValue, "The severity '\(rawSeverity)' is not one of low, medium, high, critical.")
+                .invalidValue, "The severity '\(rawSeverity)' is not one of \(IssueSeverity.knownList).")
         }
         let description = rawDescription.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !description.isEmpty else {
@@ -156,8 +156,8 @@ public final class IssueService: Sendable {
         let issue = Issue(
             localID: makeID(), serverID: nil, inspectionLocalID: inspectionLocalID,
             inspectionServerID: inspectionServerID, facilityID: facilityID, facilityName: facilityName, areaID: areaID,
-            areaName: areaName, severity: severity.rawValue, description: description,
-            status: IssueStatus.open.rawValue,
+            areaName: areaName, severity: severity, description: description,
+            status: .open,
             photoLocalPaths: [], photoServerPaths: [], photoServerURLs: [], resultPhotos: [], outbox: OutboxState(),
             createdAt: now, updatedAt: now)
         try guarded { try store.queue.write { db in try store.insert(db, issue, assembling: !photoFiles.isEmpty) } }
@@ -170,10 +170,10 @@ public final class IssueService: Sendable {
                     }
                 } catch let error as PhotoError {
                     throw IssuesError(
-                        error.code == .storage ? .storage : .photo,
-                        (error.code == .refused
+                        error.kind == .storage ? .storage : .photo,
+                        (error.kind == .refused
                             ? "The photo \(file.path) was refused: \(error.message)" : error.message)
-                            + " The issue was not created.")
+                            + " The issue was not created.", cause: error)
                 }
             }
             try guarded { try store.queue.write { db in try store.finishAssembling(db, localID: issue.localID) } }
@@ -191,7 +191,7 @@ public final class IssueService: Sendable {
     /// - Throws: ``IssuesError`` `storage`.
     public func list(includeResolved: Bool = false) throws -> [Issue] {
         let all = try guarded { try store.all() }
-        return includeResolved ? all : all.filter { $0.status != IssueStatus.resolved.rawValue }
+        return includeResolved ? all : all.filter { $0.status != .resolved }
     }
 
     /// One issue by server id (digits) or local id.
@@ -230,9 +230,9 @@ public final class IssueService: Sendable {
     /// - Returns: the issue as stored.
     /// - Throws: ``IssuesError`` (`notFound`, `invalidValue`, `storage`).
     public func updateStatus(id: String, status rawStatus: String) throws -> Issue {
-        guard let status = IssueStatus(rawValue: rawStatus.lowercased().replacingOccurrences(of: "-", with: "_"))
+        guard let status = IssueStatus(known: rawStatus.lowercased().replacingOccurrences(of: "-", with: "_"))
         else {
-            throw IssuesError(.invalidValue, "The status '\(rawStatus)' is not one of open, in_progress, resolved.")
+            throw IssuesError(.invalidValue, "The status '\(rawStatus)' is not one of \(IssueStatus.knownList).")
         }
         let issue = try self.issue(id: id)
         try guarded {
@@ -252,9 +252,9 @@ public final class IssueService: Sendable {
     /// - Returns: the issue as stored.
     /// - Throws: ``IssuesError`` (`notFound`, `invalidValue`, `storage`).
     public func updateHandler(id: String, _ update: IssueHandlerUpdate) throws -> Issue {
-        guard ["internal", "facility", "vendor"].contains(update.type) else {
+        guard update.type.isKnown else {
             throw IssuesError(
-                .invalidValue, "The handler type '\(update.type)' is not one of internal, facility, vendor.")
+                .invalidValue, "The handler type '\(update.type)' is not one of \(IssueHandlerType.knownList).")
         }
         let issue = try self.issue(id: id)
         try guarded {
@@ -342,9 +342,9 @@ public final class IssueService: Sendable {
         } catch let error as APIError {
             switch error {
             case .offline, .timeout, .connectionFailed:
-                throw IssuesError(.server, "Comments are online only: \(error.message)")
+                throw IssuesError(.server, "Comments are online only: \(error.message)", cause: error)
             default:
-                throw IssuesError(.server, error.message)
+                throw IssuesError(.server, error.message, cause: error)
             }
         }
     }
@@ -378,7 +378,7 @@ public final class IssueService: Sendable {
         } catch let error as IssuesError {
             throw error
         } catch let error as DatabaseError {
-            throw IssuesError(.storage, "The local store failed: \(error.description)")
+            throw IssuesError(.storage, "The local store failed: \(error.description)", cause: error)
         }
     }
 }

@@ -46,7 +46,7 @@ public struct IssuePushStage: SyncStage {
     public static func payload(for issue: Issue, inspectionServerID: Int?) -> JSONValue {
         var body: [String: JSONValue] = [
             "local_id": .string(issue.localID), "facility_id": .int(Int64(issue.facilityID)),
-            "severity": .string(issue.severity), "description": .string(issue.description),
+            "severity": .string(issue.severity.rawValue), "description": .string(issue.description),
         ]
         if let inspectionServerID { body["inspection_id"] = .int(Int64(inspectionServerID)) }
         if let area = issue.areaID { body["area_id"] = .int(Int64(area)) }
@@ -158,8 +158,9 @@ extension IssueService {
                         localID: makeLocalID(), serverID: server.id, inspectionLocalID: "",
                         inspectionServerID: server.inspectionId, facilityID: server.facilityId ?? 0,
                         facilityName: server.facilityName, areaID: server.areaId, areaName: server.areaName,
-                        severity: server.severity ?? "", description: server.description ?? "",
-                        status: server.status ?? IssueStatus.open.rawValue, photoLocalPaths: [], photoServerPaths: [],
+                        severity: IssueSeverity(rawValue: server.severity ?? ""), description: server.description ?? "",
+                        status: server.status.map(IssueStatus.init(rawValue:)) ?? .open, photoLocalPaths: [],
+                        photoServerPaths: [],
                         photoServerURLs: [], resultPhotos: [], outbox: OutboxState(status: .synced), createdAt: now,
                         updatedAt: now)
                     try store.insert(db, target)

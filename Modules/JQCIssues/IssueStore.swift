@@ -157,9 +157,11 @@ public final class IssueStore: Sendable {
             """,
             [
                 i.localID, i.serverID, i.inspectionLocalID, i.inspectionServerID, i.facilityID, i.facilityName,
-                i.areaID, i.areaName, i.severity, i.description, i.status, Self.text(i.photoLocalPaths),
+                i.areaID, i.areaName, i.severity.rawValue, i.description, i.status.rawValue,
+                Self.text(i.photoLocalPaths),
                 Self.text(i.photoServerPaths), Self.text(i.photoServerURLs), Self.text(i.resultPhotos),
-                i.resultNotes, i.verifiedAt, i.verificationNote, i.reportedByName, i.assignedToName, i.handlerType,
+                i.resultNotes, i.verifiedAt, i.verificationNote, i.reportedByName, i.assignedToName,
+                i.handlerType?.rawValue,
                 i.handlerLabel, i.facilityHandlerName, i.facilityHandlerContact, i.facilityHandlerNotes,
                 i.vendorName, i.vendorContact, i.vendorNotes, i.serverCreatedAt, i.serverUpdatedAt, assembling,
                 i.createdAt, i.updatedAt,
@@ -260,7 +262,7 @@ public final class IssueStore: Sendable {
     /// Sets the local handler mirror.
     /// - Throws: `DatabaseError`.
     func setHandler(_ db: Database, localID: String, _ h: IssueHandlerUpdate, at now: Date) throws {
-        let facility = h.type == "facility", vendor = h.type == "vendor"
+        let facility = h.type == .facility, vendor = h.type == .vendor
         try db.execute(
             """
             UPDATE issues SET handler_type = ?, handler_label = ?, facility_handler_name = ?,
@@ -269,7 +271,7 @@ public final class IssueStore: Sendable {
             WHERE local_id = ?
             """,
             [
-                h.type, h.label, facility ? h.name : nil, facility ? h.contact : nil, facility ? h.notes : nil,
+                h.type.rawValue, h.label, facility ? h.name : nil, facility ? h.contact : nil, facility ? h.notes : nil,
                 vendor ? h.name : nil, vendor ? h.contact : nil, vendor ? h.notes : nil, now, localID,
             ])
     }
@@ -375,13 +377,15 @@ public final class IssueStore: Sendable {
             localID: row["local_id"] ?? "", serverID: row["server_id"],
             inspectionLocalID: row["inspection_local_id"] ?? "", inspectionServerID: row["inspection_server_id"],
             facilityID: row["facility_id"] ?? 0, facilityName: row["facility_name"], areaID: row["area_id"],
-            areaName: row["area_name"], severity: row["severity"] ?? "", description: row["description"] ?? "",
-            status: row["status"] ?? "open", photoLocalPaths: list(row["photo_local_paths"]),
+            areaName: row["area_name"], severity: IssueSeverity(rawValue: row["severity"] ?? ""),
+            description: row["description"] ?? "",
+            status: IssueStatus(rawValue: row["status"] ?? "open"), photoLocalPaths: list(row["photo_local_paths"]),
             photoServerPaths: list(row["photo_server_paths"]), photoServerURLs: list(row["photo_server_urls"]),
             resultPhotos: list(row["result_photos"]), resultNotes: row["result_notes"],
             verifiedAt: row["verified_at"], verificationNote: row["verification_note"],
             reportedByName: row["reported_by_name"], assignedToName: row["assigned_to_name"],
-            handlerType: row["handler_type"], handlerLabel: row["handler_label"],
+            handlerType: (row["handler_type"] as String?).map(IssueHandlerType.init(rawValue:)),
+            handlerLabel: row["handler_label"],
             facilityHandlerName: row["facility_handler_name"], facilityHandlerContact: row["facility_handler_contact"],
             facilityHandlerNotes: row["facility_handler_notes"], vendorName: row["vendor_name"],
             vendorContact: row["vendor_contact"], vendorNotes: row["vendor_notes"],

@@ -94,6 +94,6 @@ extension JPEGCodec {
         JPEGError(
             .outputTooLarge,
             "The re-encoded photo would be larger than \(maxBytes) bytes, the server's upload "
-                + "limit. Use a smaller photo.", cause: message(status.message))
+                + "limit. Use a smaller photo.", detail: message(status.message))
     }
 }

@@ -160,7 +160,7 @@ public enum JPEGCodec {
                 return .failure(error(from: status, partial: raw))
             }
             guard raw.data_precision == 8 else {
-                return .failure(precisionError(Int(raw.data_precision), cause: nil))
+                return .failure(precisionError(Int(raw.data_precision), detail: nil))
             }
             var orientation = ExifOrientation.up
             for index in 0..<raw.app1_count {
@@ -215,23 +215,23 @@ public enum JPEGCodec {
         }
     }
 
-    static func precisionError(_ bits: Int, cause: String?) -> JPEGError {
+    static func precisionError(_ bits: Int, detail: String?) -> JPEGError {
         JPEGError(
             .unsupportedPrecision,
             "The photo is a \(bits)-bit JPEG, which this app cannot read. Save it as a standard 8-bit JPEG "
-                + "and import it again.", cause: cause)
+                + "and import it again.", detail: detail)
     }
 
     static func error(from status: jqc_jpeg_status, partial: jqc_jpeg_header) -> JPEGError {
         let cause = message(status.message)
         if status.kind == Int32(JQC_JPEG_PRECISION.rawValue) {
-            return precisionError(Int(partial.data_precision), cause: cause)
+            return precisionError(Int(partial.data_precision), detail: cause)
         }
         if status.kind == Int32(JQC_JPEG_TOO_BIG.rawValue) {
             return JPEGError(
                 .tooLarge,
                 "The photo claims a size over libjpeg's 65,500 px limit (\(partial.width) × "
-                    + "\(partial.height) px). Use a smaller photo.", cause: cause)
+                    + "\(partial.height) px). Use a smaller photo.", detail: cause)
         }
         return error(from: status, header: nil)
     }
@@ -244,37 +244,37 @@ public enum JPEGCodec {
             return JPEGError(
                 .truncated,
                 "The photo is cut short\(quoted), so part of it would be grey. Copy the "
-                    + "complete file again and import it.", cause: cause)
+                    + "complete file again and import it.", detail: cause)
         case JQC_JPEG_DAMAGED.rawValue:
             return JPEGError(
                 .damaged,
                 "The photo's image data is damaged\(quoted), so parts of it would be grey or "
-                    + "garbled. Import an undamaged copy.", cause: cause)
+                    + "garbled. Import an undamaged copy.", detail: cause)
         case JQC_JPEG_PRECISION.rawValue:
-            return precisionError(header?.bitsPerSample ?? 12, cause: cause)
+            return precisionError(header?.bitsPerSample ?? 12, detail: cause)
         case JQC_JPEG_TOO_BIG.rawValue:
             return JPEGError(
                 .tooLarge, "The photo is larger than libjpeg can handle\(quoted). Use a smaller photo.",
-                cause: cause)
+                detail: cause)
         case JQC_JPEG_NOT_JPEG.rawValue:
-            return JPEGError(.notJPEG, "The file is not a JPEG photo\(quoted). Choose a JPEG photo.", cause: cause)
+            return JPEGError(.notJPEG, "The file is not a JPEG photo\(quoted). Choose a JPEG photo.", detail: cause)
         case JQC_JPEG_NO_MEMORY.rawValue:
             return JPEGError(
                 .outOfMemory,
                 "There is not enough memory to process the photo\(quoted). Close other "
-                    + "apps and try again.", cause: cause)
+                    + "apps and try again.", detail: cause)
         case JQC_JPEG_OUTPUT_TOO_BIG.rawValue:
             return JPEGError(
                 .outputTooLarge,
                 "The re-encoded photo would be over the upload limit\(quoted). Use a "
-                    + "smaller photo.", cause: cause)
+                    + "smaller photo.", detail: cause)
         case JQC_JPEG_BAD_ARGUMENT.rawValue:
-            return JPEGError(.invalidArgument, "The photo could not be processed: \(cause)", cause: cause)
+            return JPEGError(.invalidArgument, "The photo could not be processed: \(cause)", detail: cause)
         default:
             return JPEGError(
                 .corrupt,
                 "The photo's JPEG data is corrupt and cannot be read\(quoted). Import an "
-                    + "undamaged copy.", cause: cause)
+                    + "undamaged copy.", detail: cause)
         }
     }
 

@@ -1,15 +1,19 @@
-/// The one error type of JQCJPEG: why a photo was refused or could not be saved (issue 8, STYLE.md item 6).
+import JQCKit
+
+/// The one error type of JQCJPEG: why a photo was refused or could not be saved (issue 8, STYLE.md items 6
+/// and 14).
 ///
-/// `code` is stable (tests and callers switch on it); `message` is a sentence a person can act on;
-/// `cause` carries libjpeg's own text or the operating system's reason when there is one.
-/// No output file exists when a `JPEGError` is thrown by ``JPEGPipeline``.
-public struct JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Stable reasons, one per kind of refusal.
-    public enum Code: String, Sendable, CaseIterable {
+/// `kind` is stable (tests and callers switch on it) and gives ``code`` (`jpeg.not_jpeg`); `message` is a
+/// sentence a person can act on; `detail` carries libjpeg's own text or the operating system's reason when
+/// there is one, and `cause` the error underneath (a failed read or write). No output file exists when a
+/// `JPEGError` is thrown by ``JPEGPipeline``.
+public struct JPEGError: CodedError, Equatable {
+    /// Stable reasons, one per kind of refusal (`jpeg.<raw value>`).
+    public enum Kind: String, CodedErrorKind {
         /// The bytes are not a JPEG (PNG, WebP, HEIC, text, an empty file, …), judged by content, not name.
-        case notJPEG = "not-jpeg"
+        case notJPEG = "not_jpeg"
         /// A 12-bit (or otherwise non-8-bit) JPEG, which the 8-bit libjpeg API cannot decode.
-        case unsupportedPrecision = "unsupported-precision"
+        case unsupportedPrecision = "unsupported_precision"
         /// The data ends before the image does (libjpeg's JWRN_JPEG_EOF), even when only the EOI marker is
         /// missing.
         case truncated = "truncated"
@@ -21,33 +25,44 @@ public struct JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
         /// libjpeg refused the stream outright (bad structure, tables or parameters).
         case corrupt = "corrupt"
         /// More than 100 megapixels or a side over 30,000 px (checked right after the header).
-        case tooLarge = "too-large"
+        case tooLarge = "too_large"
         /// The re-encoded JPEG would be over the server's 50 MB upload cap (CONTRACT.md, Photos: 413).
-        case outputTooLarge = "output-too-large"
+        case outputTooLarge = "output_too_large"
         /// The input file could not be read.
-        case readFailed = "read-failed"
+        case readFailed = "read_failed"
         /// The output file could not be written (disk full, permission denied, missing folder, …).
-        case writeFailed = "write-failed"
+        case writeFailed = "write_failed"
         /// Not enough memory to decode or encode the photo.
-        case outOfMemory = "out-of-memory"
+        case outOfMemory = "out_of_memory"
         /// The caller passed an impossible value (options, pixel buffer shape).
-        case invalidArgument = "invalid-argument"
+        case invalidArgument = "invalid_argument"
+        /// The codes' module part, `jpeg`.
+        public static var module: String { "jpeg" }
     }
 
     /// The stable reason.
-    public let code: Code
+    public let kind: Kind
     /// A sentence saying what went wrong and what to do about it.
     public let message: String
     /// libjpeg's message or the OS reason, when there is one.
-    public let cause: String?
+    public let detail: String?
+    /// The error underneath (a failed read or write of a file), when there is one.
+    public let cause: (any Error)?
 
     /// Creates an error; `message` should be a full sentence.
-    public init(_ code: Code, _ message: String, cause: String? = nil) {
-        self.code = code
+    public init(_ kind: Kind, _ message: String, detail: String? = nil, cause: (any Error)? = nil) {
+        self.kind = kind
         self.message = message
+        self.detail = detail
         self.cause = cause
     }
 
-    /// The sentence shown to a person.
-    public var description: String { message }
+    /// The stable code, `jpeg.<kind>` (`jpeg.not_jpeg`).
+    public var code: String { kind.code }
+
+    /// Same kind, sentence, detail and cause (``/JQCKit/sameCause(_:_:)``).
+    public static func == (first: JPEGError, second: JPEGError) -> Bool {
+        first.kind == second.kind && first.message == second.message && first.detail == second.detail
+            && sameCause(first.cause, second.cause)
+    }
 }

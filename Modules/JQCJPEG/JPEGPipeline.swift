@@ -43,9 +43,10 @@ public enum JPEGPipeline {
         do {
             try AtomicFile.write(jpeg, to: output, permissions: 0o644)
         } catch let failure as AtomicFile.WriteError {
-            throw JPEGError(.writeFailed, failure.description, cause: String(cString: strerror(failure.code)))
+            throw JPEGError(
+                .writeFailed, failure.message, detail: String(cString: strerror(failure.systemErrno)), cause: failure)
         } catch {
-            throw JPEGError(.writeFailed, "Could not save \(output.path): \(error).")
+            throw JPEGError(.writeFailed, "Could not save \(output.path): \(error).", cause: error)
         }
         return result
     }
@@ -64,7 +65,7 @@ public enum JPEGPipeline {
         } catch {
             throw JPEGError(
                 .readFailed, "Could not read the photo \(url.path): \(error.localizedDescription)",
-                cause: "\(error)")
+                detail: "\(error)", cause: error)
         }
     }
 }

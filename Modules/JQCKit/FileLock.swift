@@ -22,19 +22,36 @@ import Synchronization
 /// ```
 public final class FileLock: Sendable {
     /// Why a lock could not be taken, as a sentence.
-    public struct LockError: Error, CustomStringConvertible, Sendable {
+    public struct LockError: CodedError {
+        /// Why: `kit.lock_timeout` (another holder kept it too long) or `kit.lock_unusable` (the file failed).
+        public enum Kind: String, CodedErrorKind {
+            /// The wait timed out while another holder kept the lock.
+            case timedOut = "lock_timeout"
+            /// The lock file could not be opened or locked.
+            case unusable = "lock_unusable"
+            /// The codes' module part, `kit`.
+            public static var module: String { "kit" }
+        }
+
         /// The lock file.
         public let path: String
         /// `errno` when opening or locking failed; `nil` when the wait timed out.
-        public let code: Int32?
+        public let systemErrno: Int32?
         /// Seconds waited before giving up (timeouts only).
         public let waited: Double
 
-        public var description: String {
-            guard let code else {
+        /// ``Kind/timedOut`` when there is no ``systemErrno``, else ``Kind/unusable``.
+        public var kind: Kind { systemErrno == nil ? .timedOut : .unusable }
+
+        /// `kit.<kind>`.
+        public var code: String { kind.code }
+
+        /// The sentence, naming the lock file.
+        public var message: String {
+            guard let systemErrno else {
                 return "Another jqc process has held \(path) for \(Int(waited.rounded())) s; try again in a moment."
             }
-            return "Could not use the lock file \(path): \(String(cString: strerror(code))). "
+            return "Could not use the lock file \(path): \(String(cString: strerror(systemErrno))). "
                 + "Check that the data directory is writable."
         }
     }
@@ -54,7 +71,7 @@ public final class FileLock: Sendable {
         let code = errno
         close(fd)
         if code == EWOULDBLOCK || code == EINTR { return nil }
-        throw LockError(path: url.path, code: code, waited: 0)
+        throw LockError(path: url.path, systemErrno: code, waited: 0)
     }
 
     /// Waits for the lock, checking again every few milliseconds (2 ms at first, then at most every 50 ms).
@@ -70,12 +87,12 @@ public final class FileLock: Sendable {
             let code = errno
             guard code == EWOULDBLOCK || code == EINTR else {
                 close(fd)
-                throw LockError(path: url.path, code: code, waited: 0)
+                throw LockError(path: url.path, systemErrno: code, waited: 0)
             }
             let waited = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             if let timeout, waited >= timeout {
                 close(fd)
-                throw LockError(path: url.path, code: nil, waited: waited)
+                throw LockError(path: url.path, systemErrno: nil, waited: waited)
             }
             do {
                 try await Task.sleep(nanoseconds: pause)
@@ -97,7 +114,7 @@ public final class FileLock: Sendable {
             let code = errno
             guard code == EINTR else {
                 close(fd)
-                throw LockError(path: url.path, code: code, waited: 0)
+                throw LockError(path: url.path, systemErrno: code, waited: 0)
             }
         }
         return FileLockHold(fd: fd)
@@ -111,7 +128,7 @@ public final class FileLock: Sendable {
 
     private func openFile() throws -> Int32 {
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw LockError(path: url.path, code: errno, waited: 0) }
+        guard fd >= 0 else { throw LockError(path: url.path, systemErrno: errno, waited: 0) }
         return fd
     }
 }

@@ -26,11 +26,29 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 }
 
-/// A JSON text that could not be read, with the parser's reason.
-public struct JSONValueError: Error, CustomStringConvertible, Sendable {
+/// A JSON text that could not be read, with the parser's reason (JQCKit's error shape, STYLE.md item 14).
+public struct JSONValueError: CodedError {
+    /// Why: `kit.invalid_json` (the text is not JSON) or `kit.not_json_value` (a value JSON cannot hold).
+    public enum Kind: String, CodedErrorKind {
+        /// The bytes are not JSON text.
+        case invalidJSON = "invalid_json"
+        /// A Foundation object of a type JSON cannot hold.
+        case notJSONValue = "not_json_value"
+        /// The codes' module part, `kit`.
+        public static var module: String { "kit" }
+    }
+
+    /// Which reason.
+    public let kind: Kind
     /// What was wrong, as a sentence.
-    public let description: String
-    init(_ description: String) { self.description = description }
+    public let message: String
+    init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// `kit.<kind>`.
+    public var code: String { kind.code }
 }
 
 extension JSONValue {
@@ -45,6 +63,7 @@ extension JSONValue {
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
             throw JSONValueError(
+                .invalidJSON,
                 "The text is not valid JSON"
                     + (detail.map { ": " + $0.trimmingCharacters(in: CharacterSet(charactersIn: ".")) } ?? "") + ".")
         }
@@ -71,7 +90,7 @@ extension JSONValue {
         case let dictionary as [String: Any]:
             self = .object(try dictionary.mapValues(JSONValue.init(foundationObject:)))
         default:
-            throw JSONValueError("A value of type \(type(of: object)) cannot be held as JSON.")
+            throw JSONValueError(.notJSONValue, "A value of type \(type(of: object)) cannot be held as JSON.")
         }
     }
 

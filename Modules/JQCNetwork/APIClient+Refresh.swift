@@ -179,7 +179,7 @@ extension APIClient {
         guard let lock = tokens.lock else { return nil }
         do {
             return try await lock.acquire(timeout: timeout)
-        } catch let error as FileLock.LockError where error.code == nil {
+        } catch let error as FileLock.LockError where error.kind == .timedOut {
             throw APIError.connectionFailed(
                 "another jqc process has been renewing the sign-in for \(Int(error.waited.rounded())) s")
         } catch is CancellationError {

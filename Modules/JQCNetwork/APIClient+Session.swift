@@ -83,7 +83,7 @@ extension APIClient {
             return .online(user)
         } catch APIError.signedOut {
             return .signedOut
-        } catch let error as APIError where error.code == "unauthorized" {
+        } catch let error as APIError where error.kind == .unauthorized {
             guard await endSessionRefusedByServer() else {
                 return .offline(currentCredentials?.user ?? held.user, error)
             }

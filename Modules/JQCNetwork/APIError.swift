@@ -1,10 +1,11 @@
 import Foundation
+import JQCKit
 
 /// Every way a call to the JQC API can fail, classified once so the sync engine and the screens act on
 /// the class, not on status codes (issue 4; SPEC.md §4 "Errors are classified"; CONTRACT.md).
 ///
 /// ``message`` is a sentence a person can act on; it never contains markup, tokens or a raw reply.
-public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum APIError: CodedError, Hashable {
     /// The server could not be reached (no network, name not resolved, connection refused).
     case offline
     /// The server did not answer in time.
@@ -41,28 +42,83 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// elsewhere); `location` is its sanitised `Location`, when it gave a plausible one.
     case redirected(status: Int, location: String?)
 
-    /// A stable machine code (`offline`, `timeout`, `server`, …) for JSON output and logs.
-    public var code: String {
+    /// The finer kind behind ``code`` (`network.<raw value>`): one per case, and one per ``TLSProblem``.
+    public enum Kind: String, CodedErrorKind {
+        /// ``APIError/offline``.
+        case offline
+        /// ``APIError/timeout``.
+        case timeout
+        /// ``APIError/connectionFailed(_:)``.
+        case connectionFailed = "connection_failed"
+        /// ``APIError/server(status:message:)``.
+        case server
+        /// ``APIError/rateLimited(retryAfter:)``.
+        case rateLimited = "rate_limited"
+        /// ``APIError/unauthorized(_:)``.
+        case unauthorized
+        /// ``APIError/rejected(status:message:)``.
+        case rejected
+        /// ``APIError/updateRequired``.
+        case updateRequired = "update_required"
+        /// ``APIError/undecodable(_:)``.
+        case undecodable
+        /// ``APIError/cancelled``.
+        case cancelled
+        /// ``APIError/signedOut``.
+        case signedOut = "signed_out"
+        /// ``APIError/deadlineExceeded(seconds:)``.
+        case deadlineExceeded = "deadline_exceeded"
+        /// ``APIError/tooSlow(bytesPerSecond:seconds:)``.
+        case tooSlow = "too_slow"
+        /// ``APIError/replyTooLarge(limitBytes:)``.
+        case replyTooLarge = "reply_too_large"
+        /// ``TLSProblem/unknownAuthority(host:)``.
+        case certificateUnknownAuthority = "certificate_unknown_authority"
+        /// ``TLSProblem/expired(host:)``.
+        case certificateExpired = "certificate_expired"
+        /// ``TLSProblem/notYetValid(host:)``.
+        case certificateNotYetValid = "certificate_not_yet_valid"
+        /// ``TLSProblem/wrongHost(host:)``.
+        case certificateWrongHost = "certificate_wrong_host"
+        /// ``TLSProblem/certificateRefused(host:reason:)``.
+        case certificateRefused = "certificate_refused"
+        /// ``TLSProblem/trustFileUnusable(path:origin:reason:)``.
+        case caFileUnusable = "ca_file_unusable"
+        /// ``TLSProblem/handshakeFailed(host:reason:)``.
+        case tlsHandshakeFailed = "tls_handshake_failed"
+        /// ``APIError/insecureHTTP(host:)``.
+        case insecureHTTP = "insecure_http"
+        /// ``APIError/redirected(status:location:)``.
+        case redirected
+        /// The codes' module part, `network`.
+        public static var module: String { "network" }
+    }
+
+    /// The kind of this error.
+    public var kind: Kind {
         switch self {
-        case .offline: "offline"
-        case .timeout: "timeout"
-        case .connectionFailed: "connection_failed"
-        case .server: "server"
-        case .rateLimited: "rate_limited"
-        case .unauthorized: "unauthorized"
-        case .rejected: "rejected"
-        case .updateRequired: "update_required"
-        case .undecodable: "undecodable"
-        case .cancelled: "cancelled"
-        case .signedOut: "signed_out"
-        case .deadlineExceeded: "deadline_exceeded"
-        case .tooSlow: "too_slow"
-        case .replyTooLarge: "reply_too_large"
-        case .tls(let problem): problem.code
-        case .insecureHTTP: "insecure_http"
-        case .redirected: "redirected"
+        case .offline: .offline
+        case .timeout: .timeout
+        case .connectionFailed: .connectionFailed
+        case .server: .server
+        case .rateLimited: .rateLimited
+        case .unauthorized: .unauthorized
+        case .rejected: .rejected
+        case .updateRequired: .updateRequired
+        case .undecodable: .undecodable
+        case .cancelled: .cancelled
+        case .signedOut: .signedOut
+        case .deadlineExceeded: .deadlineExceeded
+        case .tooSlow: .tooSlow
+        case .replyTooLarge: .replyTooLarge
+        case .tls(let problem): problem.kind
+        case .insecureHTTP: .insecureHTTP
+        case .redirected: .redirected
         }
     }
+
+    /// A stable machine code (`network.offline`, `network.timeout`, `network.server`, …) for JSON output and logs.
+    public var code: String { kind.code }
 
     /// What went wrong and what to do, as a sentence for a person.
     public var message: String {

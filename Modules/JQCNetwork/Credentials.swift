@@ -10,15 +10,15 @@ public struct User: Sendable, Hashable, Codable {
     public var id: Int64
     /// The login name.
     public var username: String
-    /// `inspector`, `supervisor`, `project_manager`, `director`, `admin` or `customer`.
-    public var role: String
+    /// `inspector`, `supervisor`, `project_manager`, `director`, `admin` or `customer` (a newer server's role kept).
+    public var role: UserRole
     /// The full name; may be empty.
     public var fullName: String?
     /// The e-mail address, when known.
     public var email: String?
 
     /// A user.
-    public init(id: Int64, username: String, role: String, fullName: String? = nil, email: String? = nil) {
+    public init(id: Int64, username: String, role: UserRole, fullName: String? = nil, email: String? = nil) {
         self.id = id
         self.username = username
         self.role = role
@@ -30,6 +30,41 @@ public struct User: Sendable, Hashable, Codable {
     public var displayName: String {
         let trimmed = fullName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         return trimmed.isEmpty ? username : trimmed
+    }
+}
+
+/// A user's role (CONTRACT.md "Auth": inspector, supervisor, project_manager, director, admin, customer); a
+/// newer server's role is kept as sent (``/JQCKit/WireValue``), so a stored sign-in never fails to load.
+public enum UserRole: WireValue {
+    /// `inspector`: does the inspections (this app's user).
+    case inspector
+    /// `supervisor`.
+    case supervisor
+    /// `project_manager`.
+    case projectManager
+    /// `director`.
+    case director
+    /// `admin`.
+    case admin
+    /// `customer`.
+    case customer
+    /// A role this build does not know, as the server sent it.
+    case other(String)
+
+    /// CONTRACT.md's roles, in its order.
+    public static let known: [UserRole] = [.inspector, .supervisor, .projectManager, .director, .admin, .customer]
+
+    /// The wire string (CONTRACT.md's, or the server's own for ``other(_:)``).
+    public var rawValue: String {
+        switch self {
+        case .inspector: "inspector"
+        case .supervisor: "supervisor"
+        case .projectManager: "project_manager"
+        case .director: "director"
+        case .admin: "admin"
+        case .customer: "customer"
+        case .other(let value): value
+        }
     }
 }
 

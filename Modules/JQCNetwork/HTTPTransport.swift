@@ -1,4 +1,5 @@
 import Foundation
+import JQCKit
 
 /// Sends one HTTP request and returns the reply; the seam between the API client and the network
 /// (SPEC.md §3: `HTTPTransport` replaces `URLSession`; STYLE.md item 3).
@@ -24,7 +25,7 @@ extension HTTPTransport {
 }
 
 /// Why no reply arrived (or why the transport stopped one). The API client turns it into ``APIError``.
-public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TransportError: CodedError, Hashable {
     /// The server could not be reached: the name did not resolve or the connection was refused.
     case offline(String)
     /// Connecting (TCP, then TLS) took longer than allowed.
@@ -46,8 +47,12 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The header field `name` had a value with control characters (or an invalid name). Nothing was sent.
     case invalidHeader(name: String)
 
+    /// The code of the ``APIError`` this becomes (`network.offline`, `network.timeout`, …): the API client
+    /// classifies it so, and a transport failure seen on its own reads the same to a script.
+    public var code: String { APIError(self).code }
+
     /// The value as a sentence for logs and people (never a token).
-    public var description: String {
+    public var message: String {
         switch self {
         case .offline(let reason): "The server could not be reached (\(reason))."
         case .timeout(let reason): "The server took too long to answer (\(reason))."

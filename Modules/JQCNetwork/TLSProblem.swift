@@ -1,4 +1,5 @@
 import Foundation
+import JQCKit
 
 /// Why a secure (`https://`) connection was refused, told apart so the sentence says which check failed
 /// and what to do (issue 21). Nothing is sent on a refused connection.
@@ -22,20 +23,24 @@ public enum TLSProblem: Sendable, Hashable {
     /// protocol version), with libcurl's reason.
     case handshakeFailed(host: String, reason: String)
 
-    /// A stable machine code: `certificate_unknown_authority`, `certificate_expired`,
-    /// `certificate_not_yet_valid`, `certificate_wrong_host`, `certificate_refused`, `ca_file_unusable`,
-    /// `tls_handshake_failed`.
-    public var code: String {
+    /// The kind of ``APIError`` this problem is (its code is `network.<raw value>`, e.g.
+    /// `network.certificate_expired`).
+    public var kind: APIError.Kind {
         switch self {
-        case .unknownAuthority: "certificate_unknown_authority"
-        case .expired: "certificate_expired"
-        case .notYetValid: "certificate_not_yet_valid"
-        case .wrongHost: "certificate_wrong_host"
-        case .certificateRefused: "certificate_refused"
-        case .trustFileUnusable: "ca_file_unusable"
-        case .handshakeFailed: "tls_handshake_failed"
+        case .unknownAuthority: .certificateUnknownAuthority
+        case .expired: .certificateExpired
+        case .notYetValid: .certificateNotYetValid
+        case .wrongHost: .certificateWrongHost
+        case .certificateRefused: .certificateRefused
+        case .trustFileUnusable: .caFileUnusable
+        case .handshakeFailed: .tlsHandshakeFailed
         }
     }
+
+    /// A stable machine code: `network.certificate_unknown_authority`, `network.certificate_expired`,
+    /// `network.certificate_not_yet_valid`, `network.certificate_wrong_host`, `network.certificate_refused`,
+    /// `network.ca_file_unusable`, `network.tls_handshake_failed`.
+    public var code: String { kind.code }
 
     /// What failed and what to do, as a sentence.
     public var message: String {

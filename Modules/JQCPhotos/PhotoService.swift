@@ -145,7 +145,7 @@ public final class PhotoService: Sendable {
         do {
             result = try importer.recompress(input: file, output: output)
         } catch {
-            throw PhotoError(.refused, error.message, cause: error.code.rawValue)
+            throw PhotoError(.refused, error.message, cause: error)
         }
         chmod(output.path, 0o600)
         let photo = PendingPhoto(
@@ -169,7 +169,7 @@ public final class PhotoService: Sendable {
             try? FileManager.default.removeItem(at: output)
             throw PhotoError(
                 .storage, "The photo could not be recorded: \(failure.description)",
-                cause: failure.description)
+                cause: failure)
         } catch {
             try? FileManager.default.removeItem(at: output)
             throw error
@@ -366,7 +366,7 @@ public final class PhotoService: Sendable {
             throw PhotoError(
                 .fileSystem,
                 "The photos folder \(directory.path) could not be created: \(error.localizedDescription)",
-                cause: "\(error)")
+                cause: error)
         }
     }
 }

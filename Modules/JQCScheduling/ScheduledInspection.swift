@@ -19,8 +19,8 @@ public struct ScheduledInspection: Sendable, Hashable {
     public var templateName: String?
     /// The assignee, or `nil` for an unassigned schedule.
     public var inspectorID: Int?
-    /// `once`, `daily`, `weekly` or `monthly`.
-    public var frequency: String
+    /// `once`, `daily`, `weekly` or `monthly` (a newer server's value kept as sent).
+    public var frequency: ScheduleFrequency
     /// The server's label for the frequency (`One-time`, `Daily`, …).
     public var frequencyLabel: String?
     /// When the open occurrence is due (the server's, never computed here: rule 69).
@@ -39,7 +39,8 @@ public struct ScheduledInspection: Sendable, Hashable {
     /// A schedule.
     public init(
         serverID: Int, facilityID: Int, facilityName: String? = nil, templateID: Int, templateName: String? = nil,
-        inspectorID: Int? = nil, frequency: String = "once", frequencyLabel: String? = nil, dueDate: CalendarDay,
+        inspectorID: Int? = nil, frequency: ScheduleFrequency = .once, frequencyLabel: String? = nil,
+        dueDate: CalendarDay,
         nextDueDate: CalendarDay? = nil, serverSaysOverdue: Bool = false, notes: String? = nil,
         parentInspectionID: Int? = nil, fulfilledLocally: Bool = false
     ) {
@@ -75,7 +76,7 @@ public struct ScheduledInspection: Sendable, Hashable {
             facilityName: try fields.optionalString("facility_name"), templateID: try fields.int("template_id"),
             templateName: try fields.optionalString("template_name"),
             inspectorID: try fields.optionalInt("inspector_id"),
-            frequency: try fields.optionalString("frequency") ?? "once",
+            frequency: ScheduleFrequency(rawValue: try fields.optionalString("frequency") ?? "once"),
             frequencyLabel: try fields.optionalString("frequency_label"), dueDate: try fields.day("due_date"),
             nextDueDate: try fields.optionalDay("next_due_date"),
             serverSaysOverdue: try fields.optionalBool("is_overdue") ?? false,
@@ -137,4 +138,33 @@ public final class ServerTodayMemory: Sendable {
 
     /// The last recorded day, or `nil`.
     public var today: CalendarDay? { day.withLock { $0 } }
+}
+
+/// How often a schedule recurs (CONTRACT.md "Scheduled inspections": once, daily, weekly, monthly); a newer
+/// server's value is kept as sent (``/JQCKit/WireValue``).
+public enum ScheduleFrequency: WireValue {
+    /// `once`: a one-time schedule.
+    case once
+    /// `daily`.
+    case daily
+    /// `weekly`.
+    case weekly
+    /// `monthly`.
+    case monthly
+    /// A frequency this build does not know, as the server sent it.
+    case other(String)
+
+    /// CONTRACT.md's frequencies, in its order.
+    public static let known: [ScheduleFrequency] = [.once, .daily, .weekly, .monthly]
+
+    /// The wire string (CONTRACT.md's, or the server's own for ``other(_:)``).
+    public var rawValue: String {
+        switch self {
+        case .once: "once"
+        case .daily: "daily"
+        case .weekly: "weekly"
+        case .monthly: "monthly"
+        case .other(let value): value
+        }
+    }
 }

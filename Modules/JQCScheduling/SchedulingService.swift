@@ -161,9 +161,9 @@ public final class SchedulingService: Sendable {
                 throw SchedulingError(
                     .offline,
                     "The server could not be reached, so no follow-up was scheduled (\(error.message)). "
-                        + "Try again when online.")
+                        + "Try again when online.", cause: error)
             default:
-                throw SchedulingError(.rejected, "The follow-up was not scheduled: \(error.message)")
+                throw SchedulingError(.rejected, "The follow-up was not scheduled: \(error.message)", cause: error)
             }
         }
         guard let schedule = ScheduledInspection(json: reply) else {
@@ -185,7 +185,7 @@ public final class SchedulingService: Sendable {
         do {
             return try body()
         } catch let error as DatabaseError {
-            throw SchedulingError(.storage, "The local store failed: \(error.description)")
+            throw SchedulingError(.storage, "The local store failed: \(error.description)", cause: error)
         }
     }
 }

@@ -82,7 +82,8 @@ public final class SchedulingStore: Sendable {
                     """,
                     [
                         s.serverID, s.facilityID, s.facilityName, s.templateID, s.templateName, s.inspectorID,
-                        s.frequency, s.frequencyLabel, s.dueDate.text, s.nextDueDate?.text, s.serverSaysOverdue,
+                        s.frequency.rawValue, s.frequencyLabel, s.dueDate.text, s.nextDueDate?.text,
+                        s.serverSaysOverdue,
                         s.notes, s.parentInspectionID,
                     ])
             }
@@ -205,7 +206,7 @@ public final class SchedulingStore: Sendable {
         return ScheduledInspection(
             serverID: row["server_id"] ?? 0, facilityID: row["facility_id"] ?? 0, facilityName: row["facility_name"],
             templateID: row["template_id"] ?? 0, templateName: row["template_name"],
-            inspectorID: row["inspector_id"], frequency: row["frequency"] ?? "once",
+            inspectorID: row["inspector_id"], frequency: ScheduleFrequency(rawValue: row["frequency"] ?? "once"),
             frequencyLabel: row["frequency_label"], dueDate: CalendarDay(dueText) ?? CalendarDay("1970-01-01")!,
             nextDueDate: nextText.flatMap(CalendarDay.init), serverSaysOverdue: row["is_overdue"] ?? false,
             notes: row["notes"], parentInspectionID: row["parent_inspection_id"],

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import JQCKit
 
 #if canImport(Glibc)
     import Glibc
@@ -7,9 +8,9 @@ import Foundation
 
 /// A failure of the local store, with SQLite's primary and extended result codes and a sentence a
 /// person can act on (issue 2, "Bad input": disk full, read-only, corrupt file, busy).
-public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct DatabaseError: CodedError, Equatable {
     /// What kind of failure this is, derived from SQLite's primary result code (or the storage layer's own).
-    public enum Kind: String, Sendable {
+    public enum Kind: String, CodedErrorKind {
         /// `SQLITE_FULL`: the disk (or the store's page limit) is full.
         case diskFull = "disk_full"
         /// `SQLITE_READONLY` / `SQLITE_PERM` / `SQLITE_CANTOPEN` on write: the file or folder cannot be written.
@@ -32,6 +33,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable
         case misuse
         /// Any other SQLite error.
         case other
+        /// The codes' module part, `storage`.
+        public static var module: String { "storage" }
     }
 
     /// The failure's kind.
@@ -91,10 +94,10 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, Equatable
     }
 
     /// A stable code for scripts and logs (`storage.disk_full`, …).
-    public var code: String { "storage.\(kind.rawValue)" }
+    public var code: String { kind.code }
 
     /// What went wrong and what to do, as a sentence. Nothing was changed by the failed operation.
-    public var description: String {
+    public var message: String {
         switch kind {
         case .diskFull:
             return "The local store could not be saved because the disk is full; nothing was changed. "

@@ -88,11 +88,13 @@ public enum StageOrder {
 /// The stages' declared order cannot be satisfied (JQCSync's error; STYLE.md item 14).
 public struct StageOrderError: CodedError, Equatable {
     /// The stable reasons.
-    public enum Kind: String, Sendable {
+    public enum Kind: String, CodedErrorKind {
         /// Two stages have the same name.
         case duplicateName = "duplicate_stage"
         /// The constraints contradict each other.
         case cycle = "stage_order_cycle"
+        /// The codes' module part, `sync`.
+        public static var module: String { "sync" }
     }
 
     /// Which reason.
@@ -111,7 +113,7 @@ public struct StageOrderError: CodedError, Equatable {
     }
 
     /// `sync.duplicate_stage` or `sync.stage_order_cycle`.
-    public var code: String { "sync.\(kind.rawValue)" }
+    public var code: String { kind.code }
 
     /// The sentence, naming the stages.
     public var message: String {

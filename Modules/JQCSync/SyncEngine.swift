@@ -166,7 +166,7 @@ public actor SyncEngine {
     }
 
     /// Runs `pass` holding the cross-process pass lock (issue 15): an automatic pass is skipped when another
-    /// process holds it (``SyncStopError/Reason/passRunningElsewhere``); an explicit one waits, published as
+    /// process holds it (``SyncStopError/Kind/passRunningElsewhere``); an explicit one waits, published as
     /// ``SyncSnapshot/waitingForPassElsewhere``. A pass its guards stop takes no lock (it sends nothing).
     private func lockedPass(explicit: Bool) async throws -> SyncPassReport {
         guard let passLock, (try? await checkGuards()) != nil else { return try await pass(explicit: explicit) }
@@ -192,7 +192,7 @@ public actor SyncEngine {
         } catch is CancellationError {
             throw SyncStopError(.cancelled, "Sync was cancelled; everything stays queued.")
         } catch {
-            throw SyncStopError(.storeUnavailable, "Sync could not start: \(error)")
+            throw SyncStopError(.storeUnavailable, "Sync could not start: \(error)", cause: error)
         }
         defer { hold?.release() }
         return try await pass(explicit: explicit)
@@ -256,7 +256,7 @@ public actor SyncEngine {
         if let stop {
             snapshot.lastError = stop.message
             publish()
-            if stop.reason != .stageFailed { throw stop }
+            if stop.kind != .stageFailed { throw stop }
             return result
         }
         snapshot.lastSyncAt = clock.now

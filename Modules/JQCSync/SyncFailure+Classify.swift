@@ -29,7 +29,7 @@ extension SyncFailure {
         case let database as DatabaseError:
             return .local(database.description)
         case let stop as SyncStopError:
-            switch stop.reason {
+            switch stop.kind {
             case .offline: return .offline
             case .signedOut: return .signedOut
             case .updateRequired: return .updateRequired

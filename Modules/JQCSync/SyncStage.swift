@@ -75,10 +75,10 @@ public struct StageReport: Sendable, Equatable, Codable {
     }
 }
 
-/// An error that stops the whole pass; every item stays as it was (SPEC.md §4).
-public struct SyncStopError: Error, Sendable, Equatable, CustomStringConvertible {
+/// An error that stops the whole pass; every item stays as it was (SPEC.md §4). Its code is `sync.<kind>`.
+public struct SyncStopError: CodedError, Equatable {
     /// Why the pass stopped.
-    public enum Reason: String, Sendable {
+    public enum Kind: String, CodedErrorKind {
         /// No connection (or the manual offline switch).
         case offline
         /// Nobody is signed in, or the refresh token was rejected.
@@ -94,20 +94,31 @@ public struct SyncStopError: Error, Sendable, Equatable, CustomStringConvertible
         /// Another process is running a pass over the same data directory, so this automatic pass was
         /// skipped (an explicit pass waits instead; issue 15).
         case passRunningElsewhere = "pass_running_elsewhere"
+        /// The codes' module part, `sync`.
+        public static var module: String { "sync" }
     }
 
     /// Why.
-    public let reason: Reason
+    public let kind: Kind
     /// The sentence shown to the inspector.
     public let message: String
+    /// The error that made the pass stop (the ``/JQCNetwork/APIError`` or store failure), when there was one.
+    public let cause: (any Error)?
 
-    /// A stop with a sentence.
-    public init(_ reason: Reason, _ message: String) {
-        self.reason = reason
+    /// A stop with a sentence, and the error behind it when there is one.
+    public init(_ kind: Kind, _ message: String, cause: (any Error)? = nil) {
+        self.kind = kind
         self.message = message
+        self.cause = cause
     }
 
-    public var description: String { message }
+    /// `sync.<kind>` (`sync.offline`, `sync.signed_out`, …).
+    public var code: String { kind.code }
+
+    /// Same kind, sentence and cause (``/JQCKit/sameCause(_:_:)``).
+    public static func == (first: SyncStopError, second: SyncStopError) -> Bool {
+        first.kind == second.kind && first.message == second.message && sameCause(first.cause, second.cause)
+    }
 }
 
 extension StageReport {

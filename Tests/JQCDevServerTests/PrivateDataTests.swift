@@ -127,7 +127,7 @@ struct PrivateDataTests {
         #expect {
             try refused.start()
         } throws: { error in
-            (error as? DevServerError)?.code == .unsafeDataDirectory
+            (error as? DevServerError)?.kind == .unsafeDataDirectory
                 && (error as? DevServerError)?.message
                     == "The data directory \(foreign.path) belongs to another user (uid 65534); use a folder of your "
                     + "own with --data-dir."

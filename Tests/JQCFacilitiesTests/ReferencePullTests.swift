@@ -24,7 +24,7 @@ struct ReferenceFixture {
         FacilitiesSchema.register(in: &migrator)
         try migrator.migrate(queue)
         store = ReferenceStore(queue: queue)
-        let user = User(id: 7, username: "alex", role: "inspector")
+        let user = User(id: 7, username: "alex", role: .inspector)
         api = APIClient(
             config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
             tokens: InMemoryTokenStore(Credentials(accessToken: "a", refreshToken: "r", user: user)),

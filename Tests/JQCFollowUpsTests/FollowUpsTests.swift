@@ -51,7 +51,7 @@ struct FollowUpWorld {
         inspections = InspectionService(
             store: inspectionStore, reference: reference, clock: clock,
             submitHooks: [FollowUpSubmitHook(store: store, inspections: inspectionStore)])
-        let user = User(id: 7, username: "alex", role: "inspector")
+        let user = User(id: 7, username: "alex", role: .inspector)
         let api = APIClient(
             config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
             tokens: InMemoryTokenStore(Credentials(accessToken: "a", refreshToken: "r", user: user)),

@@ -181,7 +181,7 @@ struct AnswerInputTests {
             try answers.set(fieldID: "1", arguments: ["x"], schema: restroom)
             Issue.record("a section took an answer")
         } catch let error as FormsError {
-            #expect(error.code == .notAnswerable)
+            #expect(error.kind == .notAnswerable)
             #expect(
                 error.message == "Field \"Restroom — General\" (id 1) is a section heading and takes no answer; "
                     + "answer one of the form's input fields instead.")

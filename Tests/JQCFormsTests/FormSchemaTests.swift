@@ -144,7 +144,7 @@ struct FormSchemaTests {
             _ = try FormSchema(data: Data("{oops".utf8))
             Issue.record("malformed text was accepted")
         } catch let error as FormsError {
-            #expect(error.code == .malformedSchema)
+            #expect(error.kind == .malformedSchema)
             #expect(error.message == "The form schema is not valid JSON; fetch the template again or fix its JSON.")
         }
         let object = try FormSchema(data: Data(#"{"id":1}"#.utf8))

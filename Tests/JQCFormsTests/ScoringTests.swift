@@ -188,7 +188,7 @@ struct ScoreFileTests {
                 _ = try ScoreFile(data: Data(text.utf8))
                 Issue.record("\(text) was accepted")
             } catch let error as FormsError {
-                #expect(error.code == .malformedSchema)
+                #expect(error.kind == .malformedSchema)
                 #expect(error.message == message)
             } catch {
                 Issue.record("unexpected \(error)")

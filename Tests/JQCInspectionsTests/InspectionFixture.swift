@@ -75,7 +75,7 @@ final class InspectionFixture: @unchecked Sendable {  // because: used by one te
             makeID: {
                 counter.next()
             })
-        let user = User(id: 7, username: "alex", role: "inspector")
+        let user = User(id: 7, username: "alex", role: .inspector)
         api = APIClient(
             config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
             tokens: InMemoryTokenStore(Credentials(accessToken: "a", refreshToken: "r", user: user)),

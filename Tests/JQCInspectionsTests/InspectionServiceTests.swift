@@ -90,7 +90,7 @@ struct InspectionServiceTests {
         let world = try InspectionFixture()
         let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
         let error = #expect(throws: InspectionsError.self) { try world.service.submit(localID: draft.localID) }
-        #expect(error?.code == .requiredMissing)
+        #expect(error?.kind == .requiredMissing)
         #expect(error?.missingLabels == ["Floors clean", "Soap filled"])
         #expect(error?.message == "Submit refused: answer the required fields \"Floors clean\", \"Soap filled\" first.")
         #expect(try world.service.inspection(localID: draft.localID).status == .draft)
@@ -168,7 +168,7 @@ struct InspectionServiceTests {
             { try world.service.deleteDraft(localID: draft.localID) },
         ] as [() throws -> Void] {
             let error = #expect(throws: InspectionsError.self) { try action() }
-            #expect(error?.code == .notADraft)
+            #expect(error?.kind == .notADraft)
         }
         #expect(try world.service.list().count == 1)
     }

@@ -100,10 +100,10 @@ struct ChaosFaultMatrixTests {
         _ = try world.app.inspections.submit(localID: inspection.localID)
         try world.fault(["path_prefix": "/api/v1/inspections", "method": "POST", "mode": "status", "status": 426])
         await #expect { try await world.app.sync.sync(explicit: true) } throws: { error in
-            (error as? SyncStopError)?.reason == .updateRequired
+            (error as? SyncStopError)?.kind == .updateRequired
         }
         await #expect { try await world.app.sync.sync(explicit: true) } throws: { error in
-            (error as? SyncStopError)?.reason == .updateRequired
+            (error as? SyncStopError)?.kind == .updateRequired
         }
         let status = try world.app.outboxStatus()
         #expect(status.pending["inspections"] == 1)

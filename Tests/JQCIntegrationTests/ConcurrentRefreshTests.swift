@@ -57,7 +57,7 @@ struct RefusedRefreshPassTests {
         await #expect {
             try await world.app.sync.sync(explicit: true)
         } throws: { error in
-            (error as? SyncStopError)?.reason == .signedOut
+            (error as? SyncStopError)?.kind == .signedOut
         }
         let inspection = try world.local(id)
         #expect(inspection.syncStatus == .pending)

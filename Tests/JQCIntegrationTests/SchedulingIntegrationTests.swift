@@ -167,7 +167,7 @@ struct SchedulingIntegrationTests {
             _ = try await world.app.followUps.start(parentServerID: 502)
             Issue.record("offline, a parent that is not on the device cannot be started")
         } catch let error as FollowUpsError {
-            #expect(error.code == .unavailable)
+            #expect(error.kind == .unavailable)
         }
     }
 }

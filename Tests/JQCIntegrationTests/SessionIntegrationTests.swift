@@ -28,7 +28,7 @@ struct SessionIntegrationTests {
             (error as? APIError) == .offline
         }
         await #expect { try await world.app.sync.sync(explicit: true) } throws: { error in
-            (error as? SyncStopError)?.reason == .offline
+            (error as? SyncStopError)?.kind == .offline
         }
         try await world.app.connectivity.setForcedOffline(false)
         #expect(try await world.app.api.getJSON("/api/v1/facilities").arrayValue?.isEmpty == false)

@@ -61,7 +61,7 @@ struct IssueQueueTests {
         let issue = try world.issues.flag(inspectionLocalID: draft.localID, severity: "HIGH", description: " Leak ")
         #expect(issue.inspectionLocalID == draft.localID)
         #expect(issue.areaID == 111)  // rule 51
-        #expect(issue.severity == "high")
+        #expect(issue.severity == .high)
         #expect(issue.description == "Leak")
 
         // Draft parent: nothing is sent.
@@ -185,7 +185,7 @@ struct IssueQueueTests {
             _ = try world.issues.createStandalone(contractID: 1, facilityID: 21, severity: "low", description: "x")
             Issue.record("a facility of another contract was accepted")
         } catch let error as IssuesError {
-            #expect(error.code == .unknownFacility)
+            #expect(error.kind == .unknownFacility)
             #expect(
                 error.message == "The facility 21 is not one of your active facilities in contract 1; "
                     + "pick one of: 11 Main Courthouse.")
@@ -287,7 +287,7 @@ struct AssignedIssuesTests {
         #expect(issue.resultNotes == "Fixed")
         #expect(issue.reportedByName == "Dana Okafor")
         #expect(issue.assignedToName == "Alex Rivera")
-        #expect(issue.handlerType == "vendor")
+        #expect(issue.handlerType == .vendor)
         #expect(issue.handlerLabel == "Vendor: Dryer Pros")
         #expect(issue.vendorContact == "555-0142")
         #expect(issue.areaName == "Lobby")
@@ -358,16 +358,16 @@ struct AssignedIssuesTests {
         world.transport.route(.get, path: "/api/v1/issues", [.ok([IssueTestWorld.serverIssue(49)])], repeatLast: true)
         try await world.issues.pullAssigned(now: world.clock.now)
         var issue = try world.issues.updateStatus(id: "49", status: "in-progress")
-        #expect(issue.status == "in_progress")
+        #expect(issue.status == .inProgress)
         issue = try world.issues.updateHandler(
-            id: "49", IssueHandlerUpdate(type: "facility", name: "Maintenance", contact: "ext 4410"))
+            id: "49", IssueHandlerUpdate(type: .facility, name: "Maintenance", contact: "ext 4410"))
         #expect(issue.handlerLabel == "Facility: Maintenance")
         #expect(issue.vendorName == nil)
         // A refresh while the edits are queued never overwrites them.
         try await world.issues.pullAssigned(now: world.clock.now)
         issue = try world.issues.issue(id: "49")
-        #expect(issue.status == "in_progress")
-        #expect(issue.handlerType == "facility")
+        #expect(issue.status == .inProgress)
+        #expect(issue.handlerType == .facility)
         #expect(try world.store.queuedEdits().count == 2)
 
         var after = IssueTestWorld.serverIssue(49, status: "in_progress").objectValue!

@@ -43,7 +43,7 @@ final class IssueTestWorld: @unchecked Sendable {  // because: used by one test 
         InspectionsSchema.register(in: &migrator)
         IssuesSchema.register(in: &migrator)
         try migrator.migrate(queue)
-        let user = User(id: 7, username: "alex", role: "inspector")
+        let user = User(id: 7, username: "alex", role: .inspector)
         api = APIClient(
             config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
             tokens: InMemoryTokenStore(Credentials(accessToken: "a", refreshToken: "r", user: user)),

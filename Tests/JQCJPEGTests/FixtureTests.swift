@@ -37,14 +37,14 @@ enum Fixtures {
     }
 
     /// The refusal code expected for each rejected fixture: by kind, and per file for the corrupt ones.
-    static func expectedCode(_ row: Row) -> JPEGError.Code? {
+    static func expectedCode(_ row: Row) -> JPEGError.Kind? {
         switch row.kind {
         case "not-jpeg": return .notJPEG
         case "12bit": return .unsupportedPrecision
         case "truncated": return .truncated
         default: break
         }
-        let corrupt: [String: JPEGError.Code] = [
+        let corrupt: [String: JPEGError.Kind] = [
             "empty.jpg": .notJPEG,
             "missing-frame-image-1410.jpg": .corrupt,
             "missing-sos.jpg": .corrupt,
@@ -108,7 +108,7 @@ struct FixtureTests {
                 refusal { () throws(JPEGError) in
                     try JPEGPipeline.recompress(input: input, output: output)
                 }, "\(row.file)")
-            #expect(error.code == Fixtures.expectedCode(row), "\(row.file): \(error.message)")
+            #expect(error.kind == Fixtures.expectedCode(row), "\(row.file): \(error.message)")
             #expect(error.message.hasSuffix("."), "\(error.message)")
             #expect(!FileManager.default.fileExists(atPath: output.path))
         }
@@ -122,7 +122,7 @@ struct FixtureTests {
         // Decoding it would need about 12 GB; a tooLarge refusal (not an out-of-memory failure) shows the
         // limit was applied from the header alone.
         let error = refusal { () throws(JPEGError) in try JPEGPipeline.recompress(data) }
-        #expect(error?.code == .tooLarge)
+        #expect(error?.kind == .tooLarge)
         #expect(
             error?.message == "The photo is 65500 × 65500 px (about 4290 megapixels); photos over 100 megapixels "
                 + "or 30000 px on a side are refused before decoding. Use a smaller photo.")

@@ -43,7 +43,7 @@ struct JPEGFuzzTests {
                 #expect(header.width == result.width && header.height == result.height)
                 imported += 1
             } catch {
-                #expect(!error.message.isEmpty && error.message.hasSuffix("."), "\(error.code): \(error.message)")
+                #expect(!error.message.isEmpty && error.message.hasSuffix("."), "\(error.kind): \(error.message)")
                 refused += 1
             }
         }

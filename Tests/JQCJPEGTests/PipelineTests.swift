@@ -61,7 +61,7 @@ struct RefusalTests {
             refusal { () throws(JPEGError) in
                 try JPEGPipeline.recompress(input: input, output: output)
             })
-        #expect(error.code == .notJPEG, "\(name)")
+        #expect(error.kind == .notJPEG, "\(name)")
         #expect(error.message.contains(phrase), "\(error.message)")
         #expect(error.message.hasSuffix("."))
         #expect(!FileManager.default.fileExists(atPath: output.path))
@@ -74,8 +74,8 @@ struct RefusalTests {
             refusal { () throws(JPEGError) in
                 try JPEGPipeline.recompress(jpeg.prefix(jpeg.count * 2 / 3))
             })
-        #expect(error.code == .truncated)
-        #expect(error.cause == "Premature end of JPEG file")
+        #expect(error.kind == .truncated)
+        #expect(error.detail == "Premature end of JPEG file")
     }
 
     @Test("a JPEG missing only its final EOI marker is refused as truncated")
@@ -83,7 +83,7 @@ struct RefusalTests {
         let jpeg = try JPEGCodec.encode(try TestImages.blocks(), quality: 90)
         #expect(Array(jpeg.suffix(2)) == [0xFF, 0xD9])
         let error = try #require(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg.dropLast(2)) })
-        #expect(error.code == .truncated)
+        #expect(error.kind == .truncated)
     }
 
     @Test("extraneous bytes before EOI (after the scan) are refused as damaged pixels")
@@ -91,8 +91,8 @@ struct RefusalTests {
         let jpeg = try JPEGCodec.encode(try TestImages.blocks(), quality: 90)
         let damaged = TestImages.inserting([UInt8](repeating: 0x5A, count: 64), at: jpeg.count - 2, into: jpeg)
         let error = try #require(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(damaged) })
-        #expect(error.code == .damaged)
-        #expect(error.cause?.hasSuffix("extraneous bytes before marker 0xd9") == true, "\(error.cause ?? "")")
+        #expect(error.kind == .damaged)
+        #expect(error.detail?.hasSuffix("extraneous bytes before marker 0xd9") == true, "\(error.detail ?? "")")
     }
 
     @Test("a marker inside the scan data is refused as a premature end of data segment")
@@ -102,8 +102,8 @@ struct RefusalTests {
         let scanStart = sos + 2 + (Int(jpeg[sos + 2]) << 8) + Int(jpeg[sos + 3])
         let damaged = TestImages.inserting([0xFF, 0xD0], at: (scanStart + jpeg.count) / 2, into: jpeg)
         let error = try #require(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(damaged) })
-        #expect(error.code == .damaged)
-        #expect(error.cause == "Corrupt JPEG data: premature end of data segment")
+        #expect(error.kind == .damaged)
+        #expect(error.detail == "Corrupt JPEG data: premature end of data segment")
     }
 
     @Test("extraneous bytes before a header marker are tolerated and counted")
@@ -122,7 +122,7 @@ struct RefusalTests {
     func twelveBit() throws {
         let jpeg = TestImages.patchingFrame(try JPEGCodec.encode(try TestImages.blocks(), quality: 90), precision: 12)
         let error = try #require(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg) })
-        #expect(error.code == .unsupportedPrecision)
+        #expect(error.kind == .unsupportedPrecision)
         #expect(error.message.hasPrefix("The photo is a 12-bit JPEG"))
     }
 
@@ -137,7 +137,7 @@ struct RefusalTests {
             width: width, height: height)
         #expect(try JPEGCodec.readHeader(jpeg).width == width)
         let error = try #require(refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg) })
-        #expect(error.code == .tooLarge)
+        #expect(error.kind == .tooLarge)
         #expect(error.message.contains("\(width) × \(height) px"))
     }
 
@@ -148,11 +148,11 @@ struct RefusalTests {
         #expect(try JPEGPipeline.recompress(jpeg, options: exact).result.width == 64)
         let fewerPixels = JPEGImportOptions(limits: JPEGLimits(maxPixels: 64 * 40 - 1, maxSide: 64))
         #expect(
-            refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg, options: fewerPixels) }?.code
+            refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg, options: fewerPixels) }?.kind
                 == .tooLarge)
         let shorterSide = JPEGImportOptions(limits: JPEGLimits(maxPixels: 10_000, maxSide: 63))
         #expect(
-            refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg, options: shorterSide) }?.code
+            refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg, options: shorterSide) }?.kind
                 == .tooLarge)
     }
 
@@ -167,7 +167,7 @@ struct RefusalTests {
                 try JPEGPipeline.recompress(
                     input: input, output: output, options: JPEGImportOptions(maxOutputBytes: 20_000))
             })
-        #expect(error.code == .outputTooLarge)
+        #expect(error.kind == .outputTooLarge)
         #expect(error.message.contains("20000 bytes"))
         #expect(!FileManager.default.fileExists(atPath: output.path))
         #expect(JPEGImportOptions().maxOutputBytes == 52_428_800)
@@ -181,7 +181,7 @@ struct RefusalTests {
         let output = directory.path("out.jpg")
         try Data("previous".utf8).write(to: output)
         #expect(
-            refusal { () throws(JPEGError) in try JPEGPipeline.recompress(input: input, output: output) }?.code
+            refusal { () throws(JPEGError) in try JPEGPipeline.recompress(input: input, output: output) }?.kind
                 == .notJPEG)
         #expect(try Data(contentsOf: output) == Data("previous".utf8))
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
@@ -194,7 +194,7 @@ struct RefusalTests {
         let missing = refusal { () throws(JPEGError) in
             try JPEGPipeline.recompress(input: directory.path("nope.jpg"), output: directory.path("out.jpg"))
         }
-        #expect(missing?.code == .readFailed)
+        #expect(missing?.kind == .readFailed)
         let missingPath = directory.path("nope.jpg").path
         #expect(missing?.message == "The photo \(missingPath) does not exist. Check the path and try again.")
 
@@ -202,7 +202,7 @@ struct RefusalTests {
         try JPEGCodec.encode(try TestImages.blocks(), quality: 90).write(to: input)
         let output = directory.path("no-such-folder/out.jpg")
         let unwritable = refusal { () throws(JPEGError) in try JPEGPipeline.recompress(input: input, output: output) }
-        #expect(unwritable?.code == .writeFailed)
+        #expect(unwritable?.kind == .writeFailed)
         #expect(unwritable?.message == "Could not save \(output.path): No such file or directory.")
     }
 
@@ -212,15 +212,15 @@ struct RefusalTests {
         #expect(
             refusal { () throws(JPEGError) in
                 try JPEGPipeline.recompress(jpeg, options: JPEGImportOptions(quality: 0))
-            }?.code == .invalidArgument)
+            }?.kind == .invalidArgument)
         #expect(
             refusal { () throws(JPEGError) in
                 try JPEGPipeline.recompress(jpeg, options: JPEGImportOptions(maxLongEdge: 0))
-            }?.code == .invalidArgument)
+            }?.kind == .invalidArgument)
         #expect(
             refusal { () throws(JPEGError) in
                 try PixelImage(width: 2, height: 2, channels: 3, pixels: [0, 0, 0])
-            }?.code == .invalidArgument)
+            }?.kind == .invalidArgument)
     }
 }
 
@@ -294,7 +294,7 @@ struct CodingTests {
         let jpeg = try JPEGCodec.encode(try TestImages.noise(width: 64, height: 64), quality: 90, coding: coding)
         let error = try #require(
             refusal { () throws(JPEGError) in try JPEGPipeline.recompress(jpeg.prefix(jpeg.count * 3 / 4)) })
-        #expect(error.code == .truncated)
+        #expect(error.kind == .truncated)
     }
 }
 
@@ -335,7 +335,7 @@ struct PhotoImporterTests {
         let error = refusal { () throws(JPEGError) in
             try substitute.recompress(input: input, output: directory.path("other.jpg"))
         }
-        #expect(error?.code == .writeFailed)
+        #expect(error?.kind == .writeFailed)
         #expect(substitute.options == JPEGImportOptions())
     }
 }

@@ -176,16 +176,16 @@ struct TranscodeTests {
         let cut = refusal { () throws(JPEGError) in
             try JPEGCodec.transcode(noise.prefix(noise.count / 2), options: .init(), settings: settings)
         }
-        #expect(cut?.code == .truncated)
+        #expect(cut?.kind == .truncated)
         let capped = refusal { () throws(JPEGError) in
             try JPEGCodec.transcode(noise, options: JPEGImportOptions(maxOutputBytes: 50_000), settings: settings)
         }
-        #expect(capped?.code == .outputTooLarge)
+        #expect(capped?.kind == .outputTooLarge)
         #expect(capped?.message.contains("50000 bytes") == true)
         let damaged = TestImages.inserting([UInt8](repeating: 0x5A, count: 64), at: noise.count - 2, into: noise)
         let junk = refusal { () throws(JPEGError) in
             try JPEGCodec.transcode(damaged, options: .init(), settings: settings)
         }
-        #expect(junk?.code == .damaged)
+        #expect(junk?.kind == .damaged)
     }
 }

@@ -54,7 +54,8 @@ struct FileLockTests {
             _ = try await FileLock(url: url).acquire(timeout: 0.05)
         } throws: { error in
             let lockError = error as? FileLock.LockError
-            return lockError?.code == nil && lockError?.description.hasPrefix("Another jqc process has held") == true
+            return lockError?.kind == .timedOut
+                && lockError?.description.hasPrefix("Another jqc process has held") == true
         }
         let released = Atomic<Bool>(false)
         let waiter = Task {

@@ -48,6 +48,18 @@ struct APIClientRequestTests {
             ])
     }
 
+    @Test("a user whose role this build does not know decodes, keeping the role as sent (issue 16)")
+    func unknownRoleDecodes() async throws {
+        let harness = Harness([
+            .reply(200, #"{"ok":true,"data":{"id":9,"username":"sam","role":"auditor"},"error":null}"#),
+            .reply(200, #"{"ok":true,"data":{"id":7,"username":"alex","role":"project_manager"},"error":null}"#),
+        ])
+        try harness.signIn()
+        let client = try harness.client()
+        #expect(try await client.get(User.self, path: "/api/v1/auth/me").role == .other("auditor"))
+        #expect(try await client.get(User.self, path: "/api/v1/auth/me").role == .projectManager)
+    }
+
     struct Inspection: Decodable {
         let id: Int
         let templateName: String
@@ -240,7 +252,7 @@ struct APIClientErrorTests {
         #expect(!APIError.rejected(status: 422, message: "x").isTransient)
         #expect(!APIError.updateRequired.isTransient && !APIError.signedOut.isTransient)
         #expect(APIError.rateLimited(retryAfter: 7).message == "The server is busy. Try again in 7 seconds.")
-        #expect(APIError.updateRequired.code == "update_required")
+        #expect(APIError.updateRequired.code == "network.update_required")
     }
 
     @Test("a 429 Retry-After given as a date is measured on the server's clock")

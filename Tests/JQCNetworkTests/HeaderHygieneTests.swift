@@ -145,7 +145,7 @@ struct HeaderHygieneTests {
         #expect(!problem.contains("s3cr3t"))
     }
 
-    private var alex: User { User(id: 7, username: "alex", role: "inspector") }
+    private var alex: User { User(id: 7, username: "alex", role: .inspector) }
 }
 
 @Suite("NUL and control characters in server strings")
@@ -160,7 +160,7 @@ struct ServerStringTests {
         let tokens = InMemoryTokenStore(
             Credentials(
                 accessToken: HostilePeer.jwt(), refreshToken: "r1",
-                user: User(id: 7, username: "alex", role: "inspector")))
+                user: User(id: 7, username: "alex", role: .inspector)))
         let client = hostileClient(peer, tokens: tokens)
         let raw = try await client.getJSON("/api/v1/facilities")
         let name = try #require(raw.arrayValue?.first?["name"]?.stringValue)

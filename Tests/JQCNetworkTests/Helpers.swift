@@ -41,7 +41,7 @@ final class Harness: Sendable {
     }
 
     static let alice = User(
-        id: 7, username: "alice", role: "inspector", fullName: "Alice Moreau",
+        id: 7, username: "alice", role: .inspector, fullName: "Alice Moreau",
         email: "alice@example.com")
 
     /// A JWT-shaped token whose subject is `name` and whose `exp` is `expiresAt` (unsigned).

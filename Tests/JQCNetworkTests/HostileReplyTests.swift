@@ -87,7 +87,7 @@ struct HostileStatusTests {
         let tokens = InMemoryTokenStore(
             Credentials(
                 accessToken: HostilePeer.jwt(), refreshToken: "r1",
-                user: User(id: 7, username: "alex", role: "inspector")))
+                user: User(id: 7, username: "alex", role: .inspector)))
         let error = await thrownError { _ = try await hostileClient(peer, tokens: tokens).getJSON("/api/v1/issues") }
         #expect(error as? APIError == .redirected(status: status, location: "\(elsewhere.baseURL)/steal"))
         #expect(

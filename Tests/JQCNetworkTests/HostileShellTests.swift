@@ -145,7 +145,7 @@ struct HostileShellTests {
         let result = try ClientChild.run("jqc-network-probe", [peer.baseURL, "login"])
         #expect(result.status == 0 && !result.endedBySignal, "\(result.stderr)")
         let line = try #require(result.jsonLines.first)
-        #expect(line["code"] == "reply_too_large")
+        #expect(line["code"] == "network.reply_too_large")
         let peak = try #require(line["vm_hwm_kib"]?.intValue)
         #expect(peak > 0 && peak < Int64(memoryBoundKilobytes), "VmHWM \(peak) KiB")
     }

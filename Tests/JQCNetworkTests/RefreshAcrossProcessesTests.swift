@@ -35,7 +35,7 @@ private final class FillableTokenStore: TokenStore {
     init(url: URL) { file = FileTokenStore(url: url) }
     func load() -> Credentials? { file.load() }
     func save(_ credentials: Credentials) throws {
-        if full.load(ordering: .relaxed) { throw AtomicFile.WriteError(path: file.url.path, code: ENOSPC) }
+        if full.load(ordering: .relaxed) { throw AtomicFile.WriteError(path: file.url.path, systemErrno: ENOSPC) }
         try file.save(credentials)
     }
     func clear() throws { try file.clear() }
@@ -230,7 +230,7 @@ struct RefreshAcrossProcessesTests {
         try harness.signIn(access: "old")
         routeIssues(harness)
         let client = harness.client()
-        let bob = User(id: 8, username: "bob", role: "inspector")
+        let bob = User(id: 8, username: "bob", role: .inspector)
         let theirs = Credentials(
             accessToken: Harness.jwt("bob", expiresAt: Harness.serverNow + 900), refreshToken: "b1", user: bob)
         try FileTokenStore(url: harness.credentialsURL).save(theirs)

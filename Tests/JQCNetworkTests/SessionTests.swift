@@ -236,7 +236,7 @@ struct SessionLifecycleTests {
         ])
         try harness.signIn()
         let restore = await harness.client().restoreSession()
-        let promoted = User(id: 7, username: "alice", role: "supervisor", fullName: "", email: nil)
+        let promoted = User(id: 7, username: "alice", role: .supervisor, fullName: "", email: nil)
         #expect(restore == .online(promoted))
         #expect(restore.user?.displayName == "alice")
         #expect(FileTokenStore(url: harness.credentialsURL).load()?.user == promoted)
@@ -281,9 +281,9 @@ struct SessionLifecycleTests {
 
     @Test("the display name is the full name when it has text, else the username (rule 38)")
     func displayName() {
-        #expect(User(id: 1, username: "bob", role: "inspector", fullName: "Bob Ng").displayName == "Bob Ng")
-        #expect(User(id: 1, username: "bob", role: "inspector", fullName: "  ").displayName == "bob")
-        #expect(User(id: 1, username: "bob", role: "inspector", fullName: nil).displayName == "bob")
+        #expect(User(id: 1, username: "bob", role: .inspector, fullName: "Bob Ng").displayName == "Bob Ng")
+        #expect(User(id: 1, username: "bob", role: .inspector, fullName: "  ").displayName == "bob")
+        #expect(User(id: 1, username: "bob", role: .inspector, fullName: nil).displayName == "bob")
     }
 }
 

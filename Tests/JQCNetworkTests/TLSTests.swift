@@ -49,7 +49,7 @@ struct TLSTests {
         #expect(outcome.failure == .tls(.unknownAuthority(host: "localhost")))
         #expect(requestLine == nil)
         let error = APIError(try #require(outcome.failure))
-        #expect(error.code == "certificate_unknown_authority")
+        #expect(error.code == "network.certificate_unknown_authority")
         #expect(
             error.message
                 == "The certificate of localhost is not signed by an authority this device trusts, so nothing was "
@@ -93,7 +93,7 @@ struct TLSTests {
             certificates.expiredCertificate, key: certificates.serverKey, trust: trust)
         #expect(outcome.failure == .tls(.expired(host: "localhost")))
         #expect(requestLine == nil)
-        #expect(APIError(.tls(.expired(host: "localhost"))).code == "certificate_expired")
+        #expect(APIError(.tls(.expired(host: "localhost"))).code == "network.certificate_expired")
         #expect(
             TLSProblem.expired(host: "localhost").message
                 == "The certificate of localhost has expired, so nothing was sent. Check that this device's date "

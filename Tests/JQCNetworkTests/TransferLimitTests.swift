@@ -36,7 +36,7 @@ struct TransferLimitTests {
                 == "The server's reply was larger than the 1 MiB allowed, so it was stopped and none of it was used. "
                 + "Your work is kept. If this server really sends replies that large, raise the limit with "
                 + "--max-reply-mb N.")
-        #expect((error as? APIError)?.code == "reply_too_large")
+        #expect((error as? APIError)?.code == "network.reply_too_large")
         #expect(tokens.load() == nil)
     }
 
@@ -115,7 +115,7 @@ struct TransferLimitTests {
             (error as? APIError)?.message
                 == "The server's reply came too slowly (fewer than 100 bytes a second for 1 second), so it was "
                 + "stopped. Your work is kept; try again when the connection is better.")
-        #expect((error as? APIError)?.code == "too_slow")
+        #expect((error as? APIError)?.code == "network.too_slow")
     }
 
     @Test("a reply that keeps coming fast enough is stopped at the request's deadline with its own sentence")
@@ -132,7 +132,7 @@ struct TransferLimitTests {
         }
         #expect(error as? TransportError == .deadlineExceeded(seconds: 1.5))
         let apiError = APIError(try #require(error as? TransportError))
-        #expect(apiError.code == "deadline_exceeded")
+        #expect(apiError.code == "network.deadline_exceeded")
         #expect(
             apiError.message
                 == "The server's reply did not finish within the 1.5-second limit for this request, so it was "

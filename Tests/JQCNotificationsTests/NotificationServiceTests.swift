@@ -88,7 +88,7 @@ struct NotificationServiceTests {
         #expect(try feature.notifications.queuedMarkRead()?.ids == [11, 12])
 
         await #expect { try await feature.notifications.run(feature.pass()) } throws: { error in
-            (error as? SyncStopError)?.reason == .offline
+            (error as? SyncStopError)?.kind == .offline
         }
         #expect(
             try feature.notifications.queuedMarkRead()

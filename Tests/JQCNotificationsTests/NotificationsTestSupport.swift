@@ -29,7 +29,7 @@ struct Feature {
         NotificationsSchema.register(in: &migrator)
         try migrator.migrate(queue)
         store = NotificationStore(queue: queue)
-        let user = User(id: 7, username: "alex", role: "inspector", fullName: "Alex Rivera")
+        let user = User(id: 7, username: "alex", role: .inspector, fullName: "Alex Rivera")
         api = APIClient(
             config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
             tokens: InMemoryTokenStore(

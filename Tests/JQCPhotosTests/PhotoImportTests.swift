@@ -51,7 +51,8 @@ struct PhotoImportTests {
             try world.service.importPhoto(from: png, owner: .issue("issue-1"), capturedAt: world.clock.now)
         } throws: { error in
             let failure = error as? PhotoError
-            return failure?.code == .refused && failure?.cause == "not-jpeg" && failure?.message.isEmpty == false
+            return failure?.kind == .refused && (failure?.cause as? JPEGError)?.kind == .notJPEG
+                && failure?.message.isEmpty == false
         }
         #expect(world.folderContents() == [])
         #expect(try world.service.photos(for: .issue("issue-1")) == [])
@@ -86,7 +87,7 @@ struct PhotoImportTests {
             #expect {
                 try world.service.importPhoto(from: input, owner: owner, capturedAt: world.clock.now)
             } throws: { error in
-                (error as? PhotoError)?.code == .invalidOwner
+                (error as? PhotoError)?.kind == .invalidOwner
             }
         }
         #expect(world.folderContents() == [])
@@ -116,7 +117,7 @@ struct PhotoImportTests {
         try FileManager.default.copyItem(at: try #require(PhotoImportTests.fixture("hopper.png")), to: renamed)
         #expect {
             try world.service.importPhoto(from: renamed, owner: .issue("i"), capturedAt: world.clock.now)
-        } throws: { ($0 as? PhotoError)?.cause == "not-jpeg" }
+        } throws: { (($0 as? PhotoError)?.cause as? JPEGError)?.kind == .notJPEG }
         #expect(world.folderContents() == [])
     }
 
@@ -147,12 +148,12 @@ struct PhotoImportTests {
         let world = try PhotoTestWorld()
         let photo = try world.importPhoto(.issue("issue-1"))
         #expect { try world.service.retryFailedPhoto(id: photo.id) } throws: { error in
-            (error as? PhotoError)?.code == .notFound
+            (error as? PhotoError)?.kind == .notFound
         }
         try world.service.discardPhoto(id: photo.id)
         #expect(world.folderContents() == [])
         #expect { try world.service.discardPhoto(id: photo.id) } throws: { error in
-            (error as? PhotoError)?.code == .notFound
+            (error as? PhotoError)?.kind == .notFound
         }
     }
 }

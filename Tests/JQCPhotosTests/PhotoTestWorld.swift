@@ -24,7 +24,7 @@ final class PhotoTestWorld: @unchecked Sendable {  // because: immutable after i
         var migrator = DatabaseMigrator()
         PhotosSchema.register(in: &migrator)
         try migrator.migrate(database)
-        let user = User(id: 1, username: "alex", role: "inspector")
+        let user = User(id: 1, username: "alex", role: .inspector)
         let api = APIClient(
             config: config, transport: transport,
             tokens: InMemoryTokenStore(

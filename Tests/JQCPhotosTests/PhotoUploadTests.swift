@@ -169,7 +169,7 @@ struct PhotoUploadTests {
         await #expect {
             try await world.service.uploadStage.run(world.pass())
         } throws: { error in
-            (error as? SyncStopError)?.reason == .offline
+            (error as? SyncStopError)?.kind == .offline
         }
         #expect(world.transport.requests(path: uploadPath).count == 1)
         #expect(try world.service.photo(id: first.id) == first)

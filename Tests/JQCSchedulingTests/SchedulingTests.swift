@@ -24,7 +24,7 @@ struct SchedulingWorld {
         SchedulingSchema.register(in: &migrator)
         try migrator.migrate(queue)
         store = SchedulingStore(queue: queue)
-        let user = User(id: 7, username: "alex", role: "inspector", fullName: "Alex Rivera")
+        let user = User(id: 7, username: "alex", role: .inspector, fullName: "Alex Rivera")
         let api = APIClient(
             config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: transport,
             tokens: InMemoryTokenStore(Credentials(accessToken: "access", refreshToken: "refresh", user: user)),
@@ -74,6 +74,18 @@ struct SchedulingCacheTests {
         #expect(try world.store.all(visibleOnly: false).map(\.serverID) == [901])
     }
 
+    @Test("a frequency this build does not know is cached and read back as the server sent it (issue 16)")
+    func unknownFrequencyKept() async throws {
+        let world = try SchedulingWorld()
+        _ = try await world.pull([
+            scheduleJSON(901, due: "2026-07-14", frequency: "quarterly"),
+            scheduleJSON(902, due: "2026-07-15", frequency: "weekly"),
+        ])
+        let rows = try world.service.scheduled()
+        #expect(rows.map(\.frequency) == [.other("quarterly"), .weekly])
+        #expect(rows.first?.frequency.rawValue == "quarterly")
+    }
+
     @Test("an update from the server clears fulfilled_locally and writes the server's rolled-forward date")
     func updateResetsFulfilledLocally() async throws {
         let world = try SchedulingWorld()
@@ -109,7 +121,7 @@ struct SchedulingCacheTests {
                 == ScheduledInspection(
                     serverID: 904, facilityID: 11, facilityName: "Main Courthouse", templateID: 3,
                     templateName: "Restroom QC",
-                    inspectorID: nil, frequency: "once", frequencyLabel: "Daily", dueDate: day("2026-07-15"),
+                    inspectorID: nil, frequency: .once, frequencyLabel: "Daily", dueDate: day("2026-07-15"),
                     nextDueDate: nil, serverSaysOverdue: false, notes: "x", parentInspectionID: 501))
     }
 

@@ -140,7 +140,7 @@ struct SyncEngineTests {
             try await engine([stage], signedIn: false).sync(explicit: true)
         }
         await #expect { try await engine([stage], updateRequired: true).sync(explicit: true) } throws: { error in
-            (error as? SyncStopError)?.reason == .updateRequired
+            (error as? SyncStopError)?.kind == .updateRequired
         }
         #expect(log.all.isEmpty)
     }
@@ -153,7 +153,7 @@ struct SyncEngineTests {
             RecordingStage("inspections", log: log),
         ])
         await #expect { try await sync.sync(explicit: true) } throws: { error in
-            (error as? SyncStopError)?.reason == .updateRequired
+            (error as? SyncStopError)?.kind == .updateRequired
         }
         #expect(log.all == ["photos!"])
         #expect(await sync.current.lastError?.hasPrefix("Update required") == true)
@@ -253,7 +253,7 @@ struct OutboxPolicyTests {
             policy.disposition(after: .timeout, attempts: 4)
                 == .keepPending(attempts: 4, reason: "The server did not answer in time."))
         if case .stopPass(let stop) = policy.disposition(after: .offline, attempts: 4) {
-            #expect(stop.reason == .offline)
+            #expect(stop.kind == .offline)
         } else {
             Issue.record("offline should stop the pass")
         }

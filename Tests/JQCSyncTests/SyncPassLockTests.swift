@@ -57,7 +57,7 @@ struct SyncPassLockTests {
         await #expect {
             try await sync.sync(explicit: false)
         } throws: { error in
-            (error as? SyncStopError)?.reason == .passRunningElsewhere
+            (error as? SyncStopError)?.kind == .passRunningElsewhere
                 && (error as? SyncStopError)?.message
                     == "Another jqc process is syncing this data directory; this automatic pass was skipped."
         }
@@ -93,7 +93,7 @@ struct SyncPassLockTests {
         await #expect {
             try await sync.sync(explicit: true)
         } throws: { error in
-            (error as? SyncStopError)?.reason == .offline
+            (error as? SyncStopError)?.kind == .offline
         }
         #expect(log.all.isEmpty)
     }
@@ -108,7 +108,7 @@ struct SyncPassLockTests {
             try await sync.sync(explicit: true)
         } throws: { error in
             let stop = error as? SyncStopError
-            return stop?.reason == .storeUnavailable
+            return stop?.kind == .storeUnavailable
                 && stop?.message.hasPrefix(
                     "Sync could not start: Could not use the lock file /nonexistent-jqc/sync.lock") == true
         }

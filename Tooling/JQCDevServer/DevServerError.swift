@@ -2,34 +2,36 @@ import Foundation
 import JQCKit
 
 /// The dev server's one error type: a stable code and a sentence a person can act on.
-public struct DevServerError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct DevServerError: CodedError, Equatable {
     /// The stable error codes.
-    public enum Code: String, Sendable {
+    public enum Kind: String, CodedErrorKind {
         /// The daemon could not bind its socket.
-        case cannotListen = "devserver.cannot_listen"
+        case cannotListen = "cannot_listen"
         /// The data directory or its store could not be opened or written.
-        case storage = "devserver.storage"
+        case storage = "storage"
         /// The data directory is not private: other users can write it, or it belongs to another user
         /// (issue 19); the server refuses to start on it.
-        case unsafeDataDirectory = "devserver.unsafe_data_directory"
+        case unsafeDataDirectory = "unsafe_data_directory"
         /// The seed file is missing or malformed.
-        case badSeed = "devserver.bad_seed"
+        case badSeed = "bad_seed"
         /// An option or configuration value is invalid.
-        case badConfiguration = "devserver.bad_configuration"
+        case badConfiguration = "bad_configuration"
         /// A request was refused; ``DevServerError/httpStatus`` is its reply's status (400, 401, 404, 413…).
-        case request = "devserver.request"
+        case request = "request"
+        /// The codes' module part, `devserver`.
+        public static var module: String { "devserver" }
     }
 
-    /// The stable code.
-    public let code: Code
+    /// The finer kind.
+    public let kind: Kind
     /// What went wrong and how to fix it, as a sentence.
     public let message: String
     /// The HTTP status of the envelope a refused request is answered with (500 for the other codes).
     public let httpStatus: Int
 
-    /// An error with a code and a sentence.
-    public init(_ code: Code, _ message: String, httpStatus: Int = 500) {
-        self.code = code
+    /// An error with a kind and a sentence.
+    public init(_ kind: Kind, _ message: String, httpStatus: Int = 500) {
+        self.kind = kind
         self.message = message
         self.httpStatus = httpStatus
     }
@@ -39,8 +41,11 @@ public struct DevServerError: Error, Sendable, CustomStringConvertible, Equatabl
         DevServerError(.request, message, httpStatus: status)
     }
 
+    /// `devserver.<kind>`.
+    public var code: String { kind.code }
+
     /// `code: message`.
-    public var description: String { "\(code.rawValue): \(message)" }
+    public var description: String { "\(code): \(message)" }
 }
 
 /// The `{ok, data, error}` envelope of every `/api/v1` reply (CONTRACT.md, Conventions).
@@ -58,7 +63,7 @@ enum Envelope {
     }
 }
 
-/// A refused request (``DevServerError/Code/request``) answered with `status` and `message`.
+/// A refused request (``DevServerError/Kind/request``) answered with `status` and `message`.
 func refuse(_ status: Int, _ message: String) -> DevServerError {
     DevServerError.request(status, message)
 }

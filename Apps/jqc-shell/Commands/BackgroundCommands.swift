@@ -205,7 +205,9 @@ enum BackgroundSync {
         let log = Logger(label: "background", sink: FileLogSink(url: context.dataDirectory.file("jqc.log")))
         let record = BackgroundRunRecord(directory: context.dataDirectory)
         let started = Date()
-        func finish(_ outcome: String, _ message: String, failed: Bool) throws -> CommandOutput {
+        func finish(_ outcome: String, _ message: String, failed: Bool, cause: (any Error)? = nil) throws
+            -> CommandOutput
+        {
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
             if failed {
                 log.error("sync --background could not run: \(message) (\(outcome), \(seconds) s)")
@@ -213,14 +215,14 @@ enum BackgroundSync {
                 log.info("sync --background: \(message) (\(outcome), \(seconds) s)")
             }
             record.save(.init(at: started, outcome: outcome, message: message))
-            if failed { throw ShellError.failed(message) }
+            if failed { throw ShellError.failed(message, cause: cause) }
             return CommandOutput("", data: ["outcome": .string(outcome), "message": .string(message)])
         }
         let engine: ShellEngine
         do {
             engine = try await context.engine()
         } catch {
-            return try finish("store_unavailable", "\(error)", failed: true)
+            return try finish("store_unavailable", "\(error)", failed: true, cause: error)
         }
         let app = engine.app
         let stateFile = SyncStateFile(directory: context.dataDirectory)
@@ -242,16 +244,17 @@ enum BackgroundSync {
             }
             return try finish("synced", message, failed: false)
         } catch let stop as SyncStopError {
-            if stop.reason != .passRunningElsewhere && stop.reason != .cancelled {
+            if stop.kind != .passRunningElsewhere && stop.kind != .cancelled {
                 stateFile.save(lastSyncAt: stateFile.load().lastSyncAt, lastError: stop.message)
             }
-            switch stop.reason {
+            switch stop.kind {
             case .offline: return try finish("offline", "skipped: \(stop.message)", failed: false)
             case .passRunningElsewhere: return try finish("busy", "skipped: \(stop.message)", failed: false)
             case .signedOut: return try finish("signed_out", "skipped: \(stop.message)", failed: false)
             case .cancelled: return try finish("cancelled", "skipped: \(stop.message)", failed: false)
-            case .updateRequired: return try finish("update_required", stop.message, failed: true)
-            case .storeUnavailable, .stageFailed: return try finish(stop.reason.rawValue, stop.message, failed: true)
+            case .updateRequired: return try finish("update_required", stop.message, failed: true, cause: stop)
+            case .storeUnavailable, .stageFailed:
+                return try finish(stop.kind.rawValue, stop.message, failed: true, cause: stop)
             }
         }
     }

@@ -142,23 +142,25 @@ struct BackgroundTimer {
     // MARK: - Install and remove
 
     /// Writes both units (0644) and enables the timer.
-    /// - Throws: ``ShellError/failed(_:)`` with a sentence when a file or `systemctl` fails.
+    /// - Throws: ``ShellError`` (`shell.background_timer`) with a sentence when a file or `systemctl` fails.
     func enableWithSystemd() throws {
         guard let systemctl = program("JQC_SYSTEMCTL", "systemctl") else {
-            throw ShellError.failed("systemctl was not found on PATH.")
+            throw ShellError(.backgroundTimer, "systemctl was not found on PATH.")
         }
         do {
             try FileManager.default.createDirectory(at: unitDirectory, withIntermediateDirectories: true)
             try AtomicFile.write(Data(serviceUnit.utf8), to: serviceFile, permissions: 0o644)
             try AtomicFile.write(Data(timerUnit.utf8), to: timerFile, permissions: 0o644)
         } catch {
-            throw ShellError.failed("Could not write the unit files in \(unitDirectory.path): \(error)")
+            throw ShellError(
+                .backgroundTimer, "Could not write the unit files in \(unitDirectory.path): \(error)", cause: error)
         }
         for arguments in [["--user", "daemon-reload"], ["--user", "enable", "--now", timerName]] {
             let result = ChildCommand.run(systemctl, arguments, timeout: 30)
             guard let result, result.status == 0 else {
                 let said = result?.output.split(separator: "\n").first.map { ": \($0)" } ?? ""
-                throw ShellError.failed(
+                throw ShellError(
+                    .backgroundTimer,
                     "'systemctl \(arguments.joined(separator: " "))' failed\(said). The unit files are in "
                         + "\(unitDirectory.path); fix the cause and run 'background enable' again.")
             }

@@ -29,7 +29,7 @@ enum FacilitiesCommands {
     }
 
     static func read<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw ShellError.failed("\(error)") }
+        try body()
     }
 
     static let contracts = Command("contracts", summary: "Contracts of the active facilities (cached).") { context, _ in

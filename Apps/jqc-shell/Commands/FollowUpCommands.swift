@@ -58,9 +58,7 @@ enum FollowUpCommands {
         let notes = values.count == 3 ? values[2] : nil
         let scheduling = try await context.engine().app.scheduling
         let schedule: ScheduledInspection
-        do {
-            schedule = try await scheduling.scheduleFollowUp(parentServerID: parent, dueDate: day, notes: notes)
-        } catch { throw ShellError.failed("\(error)") }
+        schedule = try await scheduling.scheduleFollowUp(parentServerID: parent, dueDate: day, notes: notes)
         return CommandOutput(
             "Follow-up of \(parent) scheduled for \(schedule.dueDate.text) (schedule \(schedule.serverID)).",
             data: ["schedule": ScheduleCommands.json(schedule, today: scheduling.today)])

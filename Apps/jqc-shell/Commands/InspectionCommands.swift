@@ -20,20 +20,21 @@ enum InspectionCommands {
     // MARK: Helpers
 
     static func perform<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw ShellError.failed("\(error)") }
+        try body()
     }
 
     /// The current inspection's local id.
-    /// - Throws: ``ShellError/failed(_:)`` when none is current.
+    /// - Throws: ``ShellError`` (`shell.no_inspection_open`) when none is current.
     static func currentID(_ context: CommandContext) throws -> String {
         guard let id = context.dataDirectory.readText("current"), !id.isEmpty else {
-            throw ShellError.failed("No inspection is open; use 'start' for a new one or 'open LOCAL_ID' for a draft.")
+            throw ShellError(
+                .noInspectionOpen, "No inspection is open; use 'start' for a new one or 'open LOCAL_ID' for a draft.")
         }
         return id
     }
 
     static func makeCurrent(_ context: CommandContext, _ localID: String) throws {
-        do { try context.dataDirectory.writeText("current", localID) } catch { throw ShellError.failed("\(error)") }
+        try context.dataDirectory.writeText("current", localID)
     }
 
     /// In an interactive session, saves the current draft every 30 s (seed 001 §11.2).
@@ -273,8 +274,8 @@ enum InspectionCommands {
         } catch let error as APIError {
             switch error {
             case .offline, .timeout, .connectionFailed:
-                throw ShellError.failed("History is online only: \(error.message)")
-            default: throw ShellError.failed(error.message)
+                throw ShellError.failed("History is online only: \(error.message)", cause: error)
+            default: throw error
             }
         }
     }
@@ -359,7 +360,8 @@ enum InspectionCommands {
         let author =
             if let made { await AuthorshipSummary.otherAuthor(made.outbox.author, engine.app) } else { String?.none }
         guard arguments.has("yes") else {
-            throw ShellError.failed(
+            throw ShellError(
+                .confirmationNeeded,
                 "Discarding deletes \(author.map { "\($0)'s" } ?? "the") inspection \(localID) and its photos from this "
                     + "device for good. Run 'inspection discard \(localID) --yes' to confirm.")
         }

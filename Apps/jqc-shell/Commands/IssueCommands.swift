@@ -15,7 +15,7 @@ enum IssueCommands {
     // MARK: Helpers
 
     static func perform<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw ShellError.failed("\(error)") }
+        try body()
     }
 
     static func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
@@ -189,13 +189,11 @@ enum IssueCommands {
         let engine = try await context.engine()
         let id = arguments.positionals[0]
         let comments: [IssueComment]
-        do {
-            if let text = arguments.option("add") {
-                comments = try await engine.app.issues.addComment(id: id, text: text)
-            } else {
-                comments = try await engine.app.issues.comments(id: id)
-            }
-        } catch { throw ShellError.failed("\(error)") }
+        if let text = arguments.option("add") {
+            comments = try await engine.app.issues.addComment(id: id, text: text)
+        } else {
+            comments = try await engine.app.issues.comments(id: id)
+        }
         return CommandOutput(
             comments.isEmpty
                 ? "No comments."
@@ -225,7 +223,8 @@ enum IssueCommands {
         return CommandOutput(
             "Issue \(issue.displayID) is now \(Cell.shown(issue.status)); the change is queued for the server.",
             data: [
-                "local_id": .string(issue.localID), "server_id": int(issue.serverID), "status": .string(issue.status),
+                "local_id": .string(issue.localID), "server_id": int(issue.serverID),
+                "status": .string(issue.status.rawValue),
                 "queued": true,
             ])
     }
@@ -244,7 +243,7 @@ enum IssueCommands {
         let usage = arguments.usage
         guard arguments.positionals.count == 2 else { throw ShellError.usage("Give ID and TYPE. Usage: \(usage)") }
         let update = IssueHandlerUpdate(
-            type: arguments.positionals[1].lowercased(), name: arguments.option("name"),
+            type: IssueHandlerType(rawValue: arguments.positionals[1].lowercased()), name: arguments.option("name"),
             contact: arguments.option("contact"), notes: arguments.option("notes"))
         let engine = try await context.engine()
         let issue = try perform { try engine.app.issues.updateHandler(id: arguments.positionals[0], update) }
@@ -253,7 +252,8 @@ enum IssueCommands {
             "Issue \(issue.displayID) is handled by \(Cell.shown(issue.handlerLabel ?? update.label)); queued for the server.",
             data: [
                 "local_id": .string(issue.localID), "server_id": int(issue.serverID),
-                "handler_type": text(issue.handlerType), "handler_label": text(issue.handlerLabel), "queued": true,
+                "handler_type": text(issue.handlerType?.rawValue), "handler_label": text(issue.handlerLabel),
+                "queued": true,
             ])
     }
 

@@ -23,40 +23,36 @@ enum NotificationCommands {
         let service = try await context.engine().app.notifications
         var data: [String: JSONValue] = [:]
         var footer: [String] = []
-        do {
-            if arguments.has("mark-read") {
-                let marked = try service.markAllRead()
-                let push = try await service.pushQueuedMarkReadNow()
-                data["marked"] = .int(Int64(marked.count))
-                data["queued"] = .int(Int64(push.queued.count))
-                if marked.isEmpty && push.queued.isEmpty {
-                    footer.append("Nothing was unread.")
-                } else if push.queued.isEmpty {
-                    footer.append("Marked \(marked.count) read, here and on the server.")
-                } else {
-                    footer.append(
-                        "Marked \(marked.count) read here; \(push.queued.count) wait for the server "
-                            + "(queued: the next sync sends them).")
-                }
+        if arguments.has("mark-read") {
+            let marked = try service.markAllRead()
+            let push = try await service.pushQueuedMarkReadNow()
+            data["marked"] = .int(Int64(marked.count))
+            data["queued"] = .int(Int64(push.queued.count))
+            if marked.isEmpty && push.queued.isEmpty {
+                footer.append("Nothing was unread.")
+            } else if push.queued.isEmpty {
+                footer.append("Marked \(marked.count) read, here and on the server.")
+            } else {
+                footer.append(
+                    "Marked \(marked.count) read here; \(push.queued.count) wait for the server "
+                        + "(queued: the next sync sends them).")
             }
-            let items = try service.notifications()
-            let unread = items.filter { !$0.read }.count
-            data["notifications"] = .array(items.map(json))
-            data["unread"] = .int(Int64(unread))
-            data["phase"] = .string((items.isEmpty ? LoadPhase.empty : LoadPhase.content).rawValue)
-            var lines = items.map { item in
-                let mark = item.read ? "  " : context.output.bold("* ")
-                let body = item.body.isEmpty ? "" : " — " + Cell.shown(item.body)
-                return "\(mark)\(item.id)  \(Cell.shown(item.createdAt))  \(Cell.shown(item.title))\(body)"
-            }
-            if items.isEmpty {
-                lines = ["No notifications pulled yet (they arrive with 'sync' and every minute online)."]
-            }
-            lines.append("\(unread) unread.")
-            return CommandOutput((lines + footer).joined(separator: "\n"), data: data)
-        } catch {
-            throw ShellError.failed("\(error)")
         }
+        let items = try service.notifications()
+        let unread = items.filter { !$0.read }.count
+        data["notifications"] = .array(items.map(json))
+        data["unread"] = .int(Int64(unread))
+        data["phase"] = .string((items.isEmpty ? LoadPhase.empty : LoadPhase.content).rawValue)
+        var lines = items.map { item in
+            let mark = item.read ? "  " : context.output.bold("* ")
+            let body = item.body.isEmpty ? "" : " — " + Cell.shown(item.body)
+            return "\(mark)\(item.id)  \(Cell.shown(item.createdAt))  \(Cell.shown(item.title))\(body)"
+        }
+        if items.isEmpty {
+            lines = ["No notifications pulled yet (they arrive with 'sync' and every minute online)."]
+        }
+        lines.append("\(unread) unread.")
+        return CommandOutput((lines + footer).joined(separator: "\n"), data: data)
     }
 
     static let dashboard = Command(
@@ -66,7 +62,8 @@ enum NotificationCommands {
     ) { context, _ in
         let loaded = await (try context.engine()).app.dashboard.load()
         guard let stats = loaded.value else {
-            throw ShellError.failed("No dashboard stats to show: " + (loaded.staleReason ?? "none were fetched yet."))
+            throw NotificationsError(
+                .noDashboardStats, "No dashboard stats to show: " + (loaded.staleReason ?? "none were fetched yet."))
         }
         if let reason = loaded.staleReason {
             let note = "showing cached dashboard stats — last refresh failed: \(Cell.shown(reason))"

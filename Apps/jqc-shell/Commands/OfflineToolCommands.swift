@@ -22,10 +22,10 @@ enum OfflineToolCommands {
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one FILE. Usage: \(usage)") }
         let path = arguments.positionals[0]
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ShellError.failed("Cannot read \(path): no such file or not readable.")
+            throw ShellError(.fileUnreadable, "Cannot read \(path): no such file or not readable.")
         }
         let file: ScoreFile
-        do { file = try ScoreFile(data: data) } catch { throw ShellError.failed("\(error)") }
+        file = try ScoreFile(data: data)
         let explanation = file.explanation
         var payload: [String: JSONValue] = ["score": explanation.score.map(JSONValue.double) ?? .null]
         var text =
@@ -55,12 +55,7 @@ enum OfflineToolCommands {
         guard arguments.positionals.count == 2 else { throw ShellError.usage("Give IN and OUT. Usage: \(usage)") }
         let input = URL(fileURLWithPath: arguments.positionals[0])
         let output = URL(fileURLWithPath: arguments.positionals[1])
-        let result: JPEGImportResult
-        do {
-            result = try JPEGPipeline.recompress(input: input, output: output)
-        } catch {
-            throw ShellError.failed((error as? JPEGError)?.message ?? "\(error)")
-        }
+        let result = try JPEGPipeline.recompress(input: input, output: output)
         let orientation = result.orientationApplied.rawValue
         return CommandOutput(
             "\(output.path): \(result.width)×\(result.height), orientation \(orientation) applied, \(result.outputBytes) bytes",

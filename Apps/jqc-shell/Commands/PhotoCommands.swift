@@ -43,7 +43,7 @@ enum PhotoCommands {
         }
         let file = URL(fileURLWithPath: arguments.positionals[1])
         guard FileManager.default.isReadableFile(atPath: file.path) else {
-            throw ShellError.failed("Cannot read \(file.path): no such file or not readable.")
+            throw ShellError(.fileUnreadable, "Cannot read \(file.path): no such file or not readable.")
         }
         let engine = try await context.engine()
         let localID = try InspectionCommands.currentID(context)

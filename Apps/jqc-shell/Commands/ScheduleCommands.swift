@@ -47,21 +47,17 @@ enum ScheduleCommands {
         let request: StartRequest
         if let schedule {
             let start: ScheduledStart
-            do { start = try engine.app.scheduling.start(scheduleID: schedule, areaID: area) } catch {
-                throw ShellError.failed("\(error)")
-            }
+            start = try engine.app.scheduling.start(scheduleID: schedule, areaID: area)
             request = start.request
             notes.append("Schedule \(schedule) (due \(start.schedule.dueDate.text)) is linked to this draft.")
             if let instructions = start.instructions { notes.append("Instructions: \(instructions)") }
         } else {
-            do {
-                if let serverID = Int(parent ?? "") {
-                    // A history parent (not cached, not local) is asked from the server when online.
-                    request = try await engine.app.followUps.start(parentServerID: serverID, areaID: area)
-                } else {
-                    request = try engine.app.followUps.start(parent: parent ?? "", areaID: area)
-                }
-            } catch { throw ShellError.failed("\(error)") }
+            if let serverID = Int(parent ?? "") {
+                // A history parent (not cached, not local) is asked from the server when online.
+                request = try await engine.app.followUps.start(parentServerID: serverID, areaID: area)
+            } else {
+                request = try engine.app.followUps.start(parent: parent ?? "", areaID: area)
+            }
             notes.append(
                 "Re-inspection of \(parent ?? ""): \(request.initialAnswers.count) answers prefilled from the parent.")
             if let planned = request.scheduledInspectionServerID {
@@ -90,7 +86,7 @@ enum ScheduleCommands {
         let lines = list.map { item in
             let overdue = item.isOverdue(today: today) ? context.output.red(" OVERDUE") : ""
             var line =
-                "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(Cell.shown(item.frequencyLabel ?? item.frequency))  "
+                "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(Cell.shown(item.frequencyLabel ?? item.frequency.rawValue))  "
                 + "\(Cell.shown(item.templateName) ?? "template \(item.templateID)") — "
                 + "\(Cell.shown(item.facilityName) ?? "facility \(item.facilityID)")"
             if let parent = item.parentInspectionID { line += "  (follow-up of \(parent))" }

@@ -35,12 +35,7 @@ enum SessionCommands {
             throw ShellError.usage("No password: give --password P or set JQC_PASSWORD. Usage: \(usage)")
         }
         let engine = try await context.engine()
-        let user: User
-        do {
-            user = try await engine.app.api.login(username: username, password: password)
-        } catch let error as APIError {
-            throw ShellError.failed(error.message)
-        }
+        let user = try await engine.app.api.login(username: username, password: password)
         // Another inspector's open draft is not opened for this one (issue 20): it stays theirs, read-only.
         if let current = context.dataDirectory.readText("current"),
             let draft = try? engine.app.inspections.inspection(localID: current),
@@ -62,7 +57,7 @@ enum SessionCommands {
         let engine = try await context.engine()
         let work = (try? await engine.app.unsyncedWork()) ?? []  // counted for the inspector signing out (issue 20)
         await engine.app.api.logout()
-        do { try engine.app.clearServerPulledData() } catch { throw ShellError.failed("\(error)") }
+        try engine.app.clearServerPulledData()
         let kept = AuthorshipSummary.keptSentence(work).map { " \($0)" } ?? ""
         return CommandOutput(
             "Signed out.\(kept)",
@@ -116,7 +111,8 @@ enum SessionCommands {
         let work = (try? await engine.app.unsyncedWork()) ?? []  // what stays on this device (issue 20)
         let kept = AuthorshipSummary.keptSentence(work).map { " \($0)" } ?? ""
         guard arguments.has("yes") else {
-            throw ShellError.failed(
+            throw ShellError(
+                .confirmationNeeded,
                 "Switching to \(identity) signs you out and clears server-pulled data (unsynced work is kept).\(kept) "
                     + "Run 'server \(target) --yes' to confirm.")
         }

@@ -10,7 +10,7 @@ enum SyncCommands {
     static let online = Command("online", summary: "Leave airplane mode and reconnect (probes the server).") {
         context, _ in
         let engine = try await context.engine()
-        do { try await engine.app.connectivity.setForcedOffline(false) } catch { throw ShellError.failed("\(error)") }
+        try await engine.app.connectivity.setForcedOffline(false)
         let reachable = await engine.app.connectivity.probeNow()
         let text = reachable ? "Online." : "Airplane mode is off, but the server cannot be reached; work stays queued."
         return CommandOutput(text, data: ["online": .bool(reachable), "forced_offline": false])
@@ -18,7 +18,7 @@ enum SyncCommands {
 
     static let offline = Command("offline", summary: "Airplane mode: no request leaves until 'online'.") { context, _ in
         let engine = try await context.engine()
-        do { try await engine.app.connectivity.setForcedOffline(true) } catch { throw ShellError.failed("\(error)") }
+        try await engine.app.connectivity.setForcedOffline(true)
         return CommandOutput(
             "Offline: work is saved locally and queued.", data: ["online": false, "forced_offline": true])
     }
@@ -32,7 +32,7 @@ enum SyncCommands {
         let isOnline = forced ? false : await app.connectivity.probeNow()
         let user = await app.api.currentUser
         let kinds: [OutboxKindStatus]
-        do { kinds = try app.outboxKindStatuses() } catch { throw ShellError.failed("\(error)") }
+        kinds = try app.outboxKindStatuses()
         let failed = kinds.flatMap(\.failed)
         let saved = SyncStateFile(directory: context.dataDirectory).load()
         let snapshot = await app.sync.current
@@ -96,7 +96,7 @@ enum SyncCommands {
             if case .signedOut = await app.api.restoreSession() {
                 let message = "You were signed out (the session ended on the server); log in again. Nothing was lost."
                 stateFile.save(lastSyncAt: stateFile.load().lastSyncAt, lastError: message)
-                throw ShellError.failed(message)
+                throw ShellError.failed(message, cause: APIError.signedOut)
             }
         }
         try Task.checkCancellation()
@@ -124,10 +124,10 @@ enum SyncCommands {
             report = try await app.sync.sync(explicit: true)
         } catch let stop as SyncStopError {
             let message =
-                stop.reason == .cancelled
+                stop.kind == .cancelled
                 ? CancelledSync.sentence(before: before, after: try? OutboxTally(app.outboxStatus())) : stop.message
             stateFile.save(lastSyncAt: stateFile.load().lastSyncAt, lastError: message)
-            throw ShellError.failed(message)
+            throw ShellError.failed(message, cause: stop)
         }
         let snapshot = await app.sync.current
         stateFile.save(
@@ -156,7 +156,7 @@ enum SyncCommands {
         if lines.isEmpty { lines = ["  (no stages registered yet)"] }
         if let stop = report.stoppedBy { lines.append(context.output.yellow("stopped: \(stop.message)")) }
         let kinds: [OutboxKindStatus]
-        do { kinds = try app.outboxKindStatuses() } catch { throw ShellError.failed("\(error)") }
+        kinds = try app.outboxKindStatuses()
         lines.append("pending: " + OutboxSummary.line(kinds))
         let others = try await AuthorshipSummary.others(app)  // issue 20
         lines += AuthorshipSummary.lines(others)

@@ -89,20 +89,6 @@ struct CommandOutput: Sendable {
     }
 }
 
-/// A command that failed, as a sentence a person can act on.
-enum ShellError: Error, CustomStringConvertible {
-    /// Wrong arguments: the sentence, and the usage line.
-    case usage(String)
-    /// The command could not do its work.
-    case failed(String)
-
-    var description: String {
-        switch self {
-        case .usage(let message), .failed(let message): message
-        }
-    }
-}
-
 /// The arguments of one invocation, parsed against the command's declaration: positionals, `--name value`
 /// options and bare `--switch`es, with the command's derived usage line for the handler's own sentences.
 struct ParsedArguments: Sendable {

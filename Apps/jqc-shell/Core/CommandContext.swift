@@ -24,7 +24,7 @@ final class CommandContext: Sendable {
 
     /// The engine for this run: the server connection (starting the embedded dev server when that is the
     /// identity), the store, the session. Built once, on the first command that needs it.
-    /// - Throws: ``ShellError/failed(_:)`` with a sentence when it cannot be built.
+    /// - Throws: a coded error with a sentence (``ShellError`` or the failing module's) when it cannot be built.
     func engine() async throws -> ShellEngine {
         let engine = try await engineHolder.engine()
         built.withLock { $0 = engine }

@@ -4,13 +4,8 @@ import Foundation
 /// everything literally, double quotes group words and honour `\"` and `\\`, a backslash outside quotes
 /// escapes the next character, and `;` outside quotes separates commands.
 enum CommandLineSplitter {
-    /// A line that cannot be split.
-    struct SplitError: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// The commands on `line`, each as its words; empty commands (`;;`, blank) are dropped.
-    /// - Throws: ``SplitError`` for an unterminated quote or a trailing backslash.
+    /// - Throws: ``ShellError`` (`shell.syntax`) for an unterminated quote or a trailing backslash.
     /// An unquoted word that is `~` or starts with `~/` has `~` replaced by `home`, as a POSIX shell does.
     static func commands(_ line: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) throws
         -> [[String]]
@@ -73,9 +68,9 @@ enum CommandLineSplitter {
                 inWord = true
             }
         }
-        if escaping { throw SplitError(description: "The line ends with a lone backslash; escape it as \\\\.") }
+        if escaping { throw ShellError(.syntax, "The line ends with a lone backslash; escape it as \\\\.") }
         if let quote {
-            throw SplitError(description: "A \(quote) quote is not closed; close it or escape it with a backslash.")
+            throw ShellError(.syntax, "A \(quote) quote is not closed; close it or escape it with a backslash.")
         }
         if inWord { finish() }
         if !words.isEmpty { commands.append(words) }

@@ -21,7 +21,7 @@ struct DataDirectory: Sendable {
     }
 
     /// Creates the folder (0700) when missing.
-    /// - Throws: ``ShellError/failed(_:)`` with a sentence when it cannot be created.
+    /// - Throws: ``ShellError`` (`shell.data_directory`) with a sentence when it cannot be created.
     static func prepare(_ url: URL) throws -> DataDirectory {
         do {
             try FileManager.default.createDirectory(
@@ -29,7 +29,8 @@ struct DataDirectory: Sendable {
                 attributes: [.posixPermissions: 0o700])
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
         } catch {
-            throw ShellError.failed(
+            throw ShellError(
+                .dataDirectory,
                 "Could not create the data directory \(url.path): \(error.localizedDescription). "
                     + "Pick another with --data-dir.")
         }

@@ -18,7 +18,7 @@ final class EmbeddedServer: Sendable {
 
     /// Starts the server.
     /// - Parameter adminFaults: open `/__admin` (loopback clients only), for fault injection.
-    /// - Throws: ``ShellError/failed(_:)`` with the server's sentence.
+    /// - Throws: ``ShellError`` (`shell.embedded_server`) with the server's sentence.
     static func start(dataDirectory: DataDirectory, adminFaults: Bool) throws -> EmbeddedServer {
         let directory = dataDirectory.file("embedded-server")
         let server = DevServer(
@@ -29,10 +29,10 @@ final class EmbeddedServer: Sendable {
             let starting = try FileLock(url: dataDirectory.file("embedded-server.lock")).acquireBlocking()
             defer { starting.release() }
             _ = try server.start()
-            guard let baseURL = server.baseURL else { throw ShellError.failed("it reported no address") }
+            guard let baseURL = server.baseURL else { throw ShellError(.embeddedServer, "it reported no address") }
             return EmbeddedServer(server: server, baseURL: baseURL)
         } catch {
-            throw ShellError.failed("The embedded dev server could not start: \(error)")
+            throw ShellError(.embeddedServer, "The embedded dev server could not start: \(error)", cause: error)
         }
     }
 

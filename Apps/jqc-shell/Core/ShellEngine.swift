@@ -52,7 +52,7 @@ final class ShellEngine: Sendable {
     /// Resolves the server identity (SHELL.md): the recorded one, unless `--server` names another — a
     /// server switch, which signs out and clears server-pulled data but keeps unsynced local work — starts
     /// the embedded server when that is the identity, builds the composition root and launches it.
-    /// - Throws: ``ShellError/failed(_:)`` with a sentence.
+    /// - Throws: the failing module's coded error (a store or server failure), or ``ShellError``.
     static func start(options: ShellOptions, dataDirectory: DataDirectory, output: ShellOutput) async throws
         -> ShellEngine
     {
@@ -87,7 +87,7 @@ final class ShellEngine: Sendable {
             app = try AppComposition(configuration: configuration)
         } catch {
             embedded?.stop()
-            throw ShellError.failed("\(error)")
+            throw error
         }
         let engine = ShellEngine(
             app: app, selection: selection, identity: identityCell, embedded: embedded,
@@ -110,7 +110,7 @@ final class ShellEngine: Sendable {
     /// Switches to another server while running (the `server` command): best-effort logout on the old one,
     /// sign out, clear server-pulled data, record and select the new one (starting the embedded server when
     /// needed). Unsynced local work is kept.
-    /// - Throws: ``ShellError/failed(_:)`` with a sentence.
+    /// - Throws: the failing module's coded error (a store or server failure), or ``ShellError``.
     func switchServer(to identity: ServerIdentity) async throws {
         await app.api.logout()
         try await forgetServer()
@@ -129,12 +129,12 @@ final class ShellEngine: Sendable {
 
     private func forgetServer() async throws {
         await app.api.signOutLocally()
-        do { try app.clearServerPulledData() } catch { throw ShellError.failed("\(error)") }
+        try app.clearServerPulledData()
     }
 
     private func record(_ identity: ServerIdentity) throws {
         guard dataDirectory.readText("server") != identity.description else { return }
-        do { try dataDirectory.writeText("server", identity.description) } catch { throw ShellError.failed("\(error)") }
+        try dataDirectory.writeText("server", identity.description)
     }
 
     /// `JQC_NOTIFICATION_POLL_SECONDS` (Docs/SHELL.md): the notification poll's cadence in an interactive session,

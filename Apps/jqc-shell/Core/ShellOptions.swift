@@ -1,4 +1,5 @@
 import Foundation
+import JQCKit
 import JQCNetwork
 
 /// jqc-shell's own command-line options (SHELL.md "Invocation"). A bad option exits 64 before anything runs.
@@ -51,7 +52,14 @@ struct ShellOptions {
     }
 
     /// An option error: the sentence to print before exiting 64.
-    struct UsageError: Error, CustomStringConvertible { let description: String }
+    struct UsageError: CodedError {
+        /// The sentence.
+        let description: String
+        /// The sentence.
+        var message: String { description }
+        /// `shell.bad_option`.
+        var code: String { ShellError.Kind.badOption.code }
+    }
 
     /// Parses the arguments after the program name (`environment` supplies `JQC_ADMIN_FAULTS`; `$JQC_MAX_REPLY_MB`
     /// stands in for `--max-reply-mb`).

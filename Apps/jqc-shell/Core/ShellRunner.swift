@@ -13,7 +13,7 @@ struct ShellRunner: Sendable {
         do {
             commands = try CommandLineSplitter.commands(line)
         } catch {
-            report(command: line.split(separator: " ").first.map(String.init) ?? "", error: "\(error)")
+            report(command: line.split(separator: " ").first.map(String.init) ?? "", error: error)
             return false
         }
         for words in commands {
@@ -29,7 +29,9 @@ struct ShellRunner: Sendable {
         guard let (command, arguments) = context.registry.resolve(words) else {
             let name = words.first ?? ""
             let suggestion = context.registry.closest(to: name).map { " Did you mean '\($0)'?" } ?? ""
-            report(command: name, error: "Unknown command '\(name)'.\(suggestion) Type 'help' for the list.")
+            report(
+                command: name,
+                error: ShellError(.unknownCommand, "Unknown command '\(name)'.\(suggestion) Type 'help' for the list."))
             return false
         }
         do {
@@ -43,22 +45,32 @@ struct ShellRunner: Sendable {
             }
             return true
         } catch is CancellationError {
-            report(command: command.name, error: "Cancelled.")
+            report(command: command.name, error: ShellError(.cancelled, "Cancelled."))
             return false
         } catch {
-            report(command: command.name, error: "\(error)")
+            report(command: command.name, error: error)
             return false
         }
     }
 
-    private func report(command: String, error: String) {
+    /// Prints a failed command: `error: <sentence>` on stderr, or with `--json` the line
+    /// `{"ok":false,"command":…,"error":"<sentence>","code":"<module>.<snake_case>"}` (SHELL.md). The code is
+    /// the error's own (``CodedError``), else `shell.failed`.
+    private func report(command: String, error: any Error) {
+        let sentence = "\(error)"
         if context.output.json {
+            let code = ShellRunner.code(of: error)
             context.output.jsonLine(
-                #"{"ok":false,"command":\#(JSONValue.string(command).jsonString()),"error":\#(JSONValue.string(error).jsonString())}"#
+                #"{"ok":false,"command":\#(JSONValue.string(command).jsonString()),"error":\#(JSONValue.string(sentence).jsonString()),"code":\#(JSONValue.string(code).jsonString())}"#
             )
         } else {
-            context.output.err(context.output.red("error: ") + error)
+            context.output.err(context.output.red("error: ") + sentence)
         }
+    }
+
+    /// The code a failed command's `--json` line carries: the error's own, else `shell.failed`.
+    static func code(of error: any Error) -> String {
+        errorCode(of: error, fallback: ShellError.Kind.failed.code)
     }
 
     /// Runs every line of a script; stops at the first failure.
