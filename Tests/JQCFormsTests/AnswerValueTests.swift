@@ -149,12 +149,12 @@ struct AnswerValueTests {
         #expect(refusal("12", .text("uploads/sig.jpg"), in: restroom)?.contains("is a signature field") == true)
         #expect(refusal("9", .option("x"), in: restroom) != nil)
         if case .failure(let error) = stored("1", .text("x"), in: restroom) {
-            #expect(error.code == .notAnswerable)
+            #expect(error.kind == .notAnswerable)
         } else {
             Issue.record("a section took an answer")
         }
         if case .failure(let error) = stored("1", .clear, in: restroom) {
-            #expect(error.code == .notAnswerable)
+            #expect(error.kind == .notAnswerable)
         } else {
             Issue.record("a section took a clear")
         }

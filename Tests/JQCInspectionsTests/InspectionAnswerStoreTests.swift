@@ -25,12 +25,12 @@ final class ClearingHook: InspectionPhotoFieldClearingHook {
 
 @Suite("Answer and save at the floor (issue 17): typed answers, the schema cache, json_set round trips")
 struct InspectionAnswerStoreTests {
-    func code(_ body: () throws -> Void) -> InspectionsError.Code? {
+    func code(_ body: () throws -> Void) -> InspectionsError.Kind? {
         do {
             try body()
             return nil
         } catch let error as InspectionsError {
-            return error.code
+            return error.kind
         } catch {
             return nil
         }

@@ -29,7 +29,7 @@ struct PhotoFieldAnswerIntegrationTests {
         let error = refusal {
             try world.app.inspections.answer(localID: draft.localID, fieldID: "9", arguments: ["not-a-photo"])
         }
-        #expect(error?.code == .invalidAnswer)
+        #expect(error?.kind == .invalidAnswer)
         #expect(error?.message.contains("takes a photo only through 'photo 9 FILE'") == true)
         #expect(
             refusal { try world.app.inspections.answer(localID: draft.localID, fieldID: "9", value: .text("x")) } != nil

@@ -12,7 +12,7 @@ func signedInClient(_ peer: HostilePeer) -> APIClient {
         tokens: InMemoryTokenStore(
             Credentials(
                 accessToken: HostilePeer.jwt(), refreshToken: "r1",
-                user: User(id: 7, username: "alex", role: "inspector"))))
+                user: User(id: 7, username: "alex", role: .inspector))))
 }
 
 @Suite("Typed decoding names the JSON path (issue 21)")

@@ -99,7 +99,7 @@ struct SyncEngineTests {
         ])
         let report = try await sync.sync(explicit: true)
         #expect(log.all == ["photos!"])
-        #expect(report.stoppedBy?.reason == .stageFailed)
+        #expect(report.stoppedBy?.kind == .stageFailed)
         #expect(report.stoppedBy?.message == "Sync stopped at photos: boom")
     }
 

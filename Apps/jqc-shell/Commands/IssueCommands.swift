@@ -34,7 +34,7 @@ enum IssueCommands {
     static func line(_ issue: Issue) -> String {
         let id = issue.serverID.map { "#\($0)" } ?? issue.localID
         var text =
-            "\(id)  [\(Cell.shown(issue.severity))] \(Cell.shown(issue.status))  \(Cell.shown(issue.description))"
+            "\(id)  [\(Cell.shown(issue.severity.rawValue))] \(Cell.shown(issue.status.rawValue))  \(Cell.shown(issue.description))"
         if let facility = Cell.shown(issue.facilityName) {
             text += " — \(facility)" + (Cell.shown(issue.areaName).map { " / \($0)" } ?? "")
         }
@@ -52,7 +52,7 @@ enum IssueCommands {
 
     static func created(_ issue: Issue, _ verb: String) -> CommandOutput {
         CommandOutput(
-            "\(verb) issue \(issue.localID) [\(Cell.shown(issue.severity))] at "
+            "\(verb) issue \(issue.localID) [\(Cell.shown(issue.severity.rawValue))] at "
                 + (Cell.shown(issue.facilityName) ?? "facility \(issue.facilityID)")
                 + (Cell.shown(issue.areaName).map { " / \($0)" } ?? "")
                 + (issue.photoLocalPaths.isEmpty ? "" : " with \(issue.photoLocalPaths.count) photo(s)")
@@ -221,7 +221,7 @@ enum IssueCommands {
         }
         await nudgeSync(engine)
         return CommandOutput(
-            "Issue \(issue.displayID) is now \(Cell.shown(issue.status)); the change is queued for the server.",
+            "Issue \(issue.displayID) is now \(Cell.shown(issue.status.rawValue)); the change is queued for the server.",
             data: [
                 "local_id": .string(issue.localID), "server_id": int(issue.serverID),
                 "status": .string(issue.status.rawValue),

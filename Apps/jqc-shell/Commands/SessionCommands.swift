@@ -48,7 +48,7 @@ enum SessionCommands {
             Task { _ = try? await sync.sync(explicit: false) }
         }
         return CommandOutput(
-            "Signed in as \(Cell.shown(user.displayName)) (\(Cell.shown(user.role))).", data: userData(user))
+            "Signed in as \(Cell.shown(user.displayName)) (\(Cell.shown(user.role.rawValue))).", data: userData(user))
     }
 
     static let logout = Command(
@@ -73,7 +73,7 @@ enum SessionCommands {
         let engine = try await context.engine()
         let user = await engine.app.api.currentUser
         let text =
-            user.map { "\(Cell.shown($0.displayName)) (\(Cell.shown($0.username)), \(Cell.shown($0.role)))" }
+            user.map { "\(Cell.shown($0.displayName)) (\(Cell.shown($0.username)), \(Cell.shown($0.role.rawValue)))" }
             ?? "Not signed in."
         return CommandOutput(text, data: userData(user))
     }

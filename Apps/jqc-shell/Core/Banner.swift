@@ -15,7 +15,7 @@ enum Banner {
                 lines.append("server: \(engine.identity) (\(engine.baseURL.absoluteString))")
             }
             if let user = await engine.app.api.currentUser {
-                lines.append("signed in as \(Cell.shown(user.displayName)) (\(Cell.shown(user.role)))")
+                lines.append("signed in as \(Cell.shown(user.displayName)) (\(Cell.shown(user.role.rawValue)))")
             }
         } catch {
             lines.append(output.yellow("server: not available — \(error)"))

@@ -40,7 +40,7 @@ struct UserView: Encodable {
     init(_ user: User?) {
         username = user?.username
         displayName = user?.displayName
-        role = user?.role
+        role = user?.role.rawValue
         signedIn = user != nil
     }
 }

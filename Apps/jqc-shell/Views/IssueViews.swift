@@ -17,8 +17,8 @@ struct IssueSummaryView: Encodable {
     init(_ issue: Issue) {
         localID = issue.localID
         serverID = issue.serverID
-        severity = issue.severity
-        status = issue.status
+        severity = issue.severity.rawValue
+        status = issue.status.rawValue
         description = issue.description
         syncStatus = issue.syncStatus.rawValue
         facilityID = issue.facilityID
@@ -80,9 +80,9 @@ struct IssueDetailView: Encodable {
         facilityName = issue.facilityName
         areaID = issue.areaID
         areaName = issue.areaName
-        severity = issue.severity
+        severity = issue.severity.rawValue
         description = issue.description
-        status = issue.status
+        status = issue.status.rawValue
         syncStatus = issue.syncStatus.rawValue
         syncError = issue.syncError
         syncAttempts = issue.syncAttempts
@@ -97,7 +97,7 @@ struct IssueDetailView: Encodable {
         verificationNote = issue.verificationNote
         reportedByName = issue.reportedByName
         assignedToName = issue.assignedToName
-        handlerType = issue.handlerType
+        handlerType = issue.handlerType?.rawValue
         handlerLabel = issue.handlerLabel
         facilityHandlerName = issue.facilityHandlerName
         facilityHandlerContact = issue.facilityHandlerContact

@@ -105,7 +105,7 @@ struct ScheduleView: Encodable {
         templateID = schedule.templateID
         dueDate = schedule.dueDate.text
         isOverdue = schedule.isOverdue(today: today)
-        frequency = schedule.frequency
+        frequency = schedule.frequency.rawValue
         instructions = schedule.instructions
     }
 }
