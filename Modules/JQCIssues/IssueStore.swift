@@ -359,6 +359,19 @@ public final class IssueStore: Sendable {
         }
     }
 
+    /// Pending issues that wait with a recorded reason (`deferred_reason`), oldest first (`status`; issue 18).
+    /// - Throws: `DatabaseError`.
+    public func waiting() throws -> [WaitingOutboxItem] {
+        try queue.read { db in
+            try db.fetchAll(
+                "SELECT local_id, deferred_reason FROM issues WHERE sync_status = 'pending' AND assembling = 0 "
+                    + "AND deferred_reason IS NOT NULL ORDER BY created_at, rowid"
+            ).map {
+                WaitingOutboxItem(kind: "issue", localID: $0["local_id"] ?? "", reason: $0["deferred_reason"] ?? "")
+            }
+        }
+    }
+
     /// The facility ids of issues not yet synced (seed 001 §8.4: they keep a pruned facility, inactive).
     /// - Throws: `DatabaseError`.
     public func facilityIDsReferencedByUnsyncedWork(db: Database) throws -> Set<Int> {

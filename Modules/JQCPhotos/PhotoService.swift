@@ -188,6 +188,24 @@ public final class PhotoService: Sendable {
         try photoStore.hasUnsettled(kind: ownerKind, localID: ownerLocalID, in: db)
     }
 
+    /// Why an owner's push waits for its photos, as the sentence its outbox item records (issue 18), or `nil`
+    /// when every photo of the record is settled (rule 12). A failed photo holds its owner until the inspector
+    /// acts, so its sentence names the photo, the failure and the two commands that unblock it —
+    /// "waits for its photo <id>, which failed: <reason> — 'photo retry <id>' or 'photo discard <id>'" — and
+    /// never promises a retry; otherwise "waits for its photos to upload" (the photos stage sends them).
+    /// - Throws: `DatabaseError`.
+    public func photoWaitReason(ownerKind: PhotoOwnerKind, ownerLocalID: String, in db: Database) throws -> String? {
+        let unsettled = try photoStore.photos(for: PhotoOwner(kind: ownerKind, localID: ownerLocalID), in: db)
+            .filter(\.isUnsettled)
+        guard !unsettled.isEmpty else { return nil }
+        if let failed = unsettled.first(where: { $0.syncStatus == .failed }) {
+            let id = failed.id.uuidString
+            let reason = failed.error ?? "the photo could not be uploaded"
+            return "waits for its photo \(id), which failed: \(reason) — 'photo retry \(id)' or 'photo discard \(id)'"
+        }
+        return "waits for its photos to upload"
+    }
+
     /// Every photo of `owner` (every field when `owner.fieldID` is `nil`), oldest first, as values.
     /// - Throws: `DatabaseError`.
     public func photos(for owner: PhotoOwner) throws -> [PendingPhoto] {

@@ -54,6 +54,9 @@ public struct StageReport: Sendable, Equatable, Codable {
     /// Why the last deferred item waits, as a sentence (e.g. the server's 5xx), when a try was made and kept it
     /// pending; `nil` when nothing was tried and deferred.
     public var deferredReason: String?
+    /// Why the first item that was not tried waits (its parent, its photos, its backoff), as the sentence its
+    /// outbox row records (`deferred_reason`); `nil` when every deferred item was tried (issue 18).
+    public var waitingReason: String?
 
     /// A report with counts.
     public init(

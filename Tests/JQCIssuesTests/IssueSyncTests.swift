@@ -70,7 +70,7 @@ struct IssueQueueTests {
         #expect(world.transport.requests(path: "/api/v1/issues").isEmpty)
         #expect(
             try world.issues.issue(id: issue.localID).outbox.deferredReason
-                == "waits for its inspection \(draft.localID) to be submitted")
+                == "waits for inspection \(draft.localID) to be submitted — 'open \(draft.localID)', then 'submit'")
 
         // Parent submitted but refused: the issue is failed with a sentence naming the inspection.
         _ = try world.inspections.submit(localID: draft.localID)
@@ -82,7 +82,8 @@ struct IssueQueueTests {
         #expect(failed.syncStatus == .failed)
         #expect(
             failed.syncError == "Its inspection \(draft.localID) failed to sync (The facility is closed.); "
-                + "retry the inspection, then the issue, or discard the issue.")
+                + "'inspection retry \(draft.localID)', then 'issue retry \(issue.localID)' — or 'issue discard \(issue.localID)'."
+        )
         #expect(!world.transport.requests(path: "/api/v1/issues").contains { $0.method == .post })
         #expect(
             try world.issues.failedItems() == [

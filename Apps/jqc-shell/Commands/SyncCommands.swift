@@ -47,7 +47,14 @@ enum SyncCommands {
         ]
         if let lastError { lines.append("last error: \(lastError)") }
         if updateRequired { lines.append("update required: this build is refused by the server; update jqc.") }
-        for item in failed { lines.append("failed \(item.kind) \(item.localID): \(item.reason)") }
+        for item in failed {
+            let commands = UnblockCommands.of(item)
+            lines.append(
+                "failed \(item.kind) \(item.localID): \(item.reason)"
+                    + (commands.isEmpty ? "" : " — " + commands.map { "'\($0)'" }.joined(separator: " or ")))
+        }
+        let waiting = kinds.flatMap(\.waiting)  // issue 18: a stuck item says what it waits for
+        for item in waiting { lines.append("waiting \(item.kind) \(item.localID): \(item.reason)") }
         let background = BackgroundSummary(context: context)  // issue 15
         lines += background.lines
         return CommandOutput(
@@ -61,6 +68,13 @@ enum SyncCommands {
                         .object([
                             "kind": .string($0.kind), "local_id": .string($0.localID),
                             "reason": .string($0.reason),
+                            "commands": .array(UnblockCommands.of($0).map(JSONValue.string)),
+                        ])
+                    }),
+                "waiting": .array(
+                    waiting.map {
+                        .object([
+                            "kind": .string($0.kind), "local_id": .string($0.localID), "reason": .string($0.reason),
                         ])
                     }),
                 "last_sync_at": lastSync.map { .string(DateFormats.instantString($0)) } ?? .null,
@@ -134,14 +148,16 @@ enum SyncCommands {
                 "seconds": .double((stage.seconds * 1000).rounded() / 1000), "deferred": .int(Int64(stage.deferred)),
             ]
             if let error = stage.error { object["error"] = .string(error) }
-            if let reason = stage.deferredReason { object["deferred_reason"] = .string(reason) }
+            // A tried-and-kept item's reason first; else why an untried one waits (issue 18: never null).
+            if let reason = stage.deferredReason ?? stage.waitingReason { object["deferred_reason"] = .string(reason) }
             return .object(object)
         }
         var lines = report.stages.map { stage in
             "  \(stage.name.padding(toLength: 18, withPad: " ", startingAt: 0)) pushed \(stage.pushed)  pulled \(stage.pulled)  "
                 + "failed \(stage.failed)  \(String(format: "%.2f", stage.seconds)) s"
                 + (stage.deferred > 0 ? "  waiting \(stage.deferred)" : "")
-                + (stage.error.map { "  — \($0)" } ?? stage.deferredReason.map { "  — will retry: \($0)" } ?? "")
+                + (stage.error.map { "  — \($0)" } ?? stage.deferredReason.map { "  — will retry: \($0)" }
+                    ?? stage.waitingReason.map { "  — \($0)" } ?? "")
         }
         if lines.isEmpty { lines = ["  (no stages registered yet)"] }
         if let stop = report.stoppedBy { lines.append(context.output.yellow("stopped: \(stop.message)")) }
@@ -154,6 +170,20 @@ enum SyncCommands {
                 "stages": .array(stages), "stopped": report.stoppedBy.map { .string($0.message) } ?? .null,
                 "pending": OutboxSummary.pending(kinds), "outbox": OutboxSummary.kinds(kinds),
             ])
+    }
+}
+
+/// The shell commands that unblock a failed outbox item (issue 18: `status` names them): retry puts it back in
+/// the outbox, discard deletes it (SHELL.md). A kind without such commands has none listed.
+enum UnblockCommands {
+    static func of(_ item: FailedOutboxItem) -> [String] {
+        let id = item.localID
+        switch item.kind {
+        case "photo": return ["photo retry \(id)", "photo discard \(id)"]
+        case "inspection": return ["inspection retry \(id)", "inspection discard \(id) --yes"]
+        case "issue": return ["issue retry \(id)", "issue discard \(id)"]
+        default: return []
+        }
     }
 }
 
