@@ -334,13 +334,26 @@ public final class PhotoService: Sendable {
         try sweepOrphans()
     }
 
+    /// Removes photo files no row refers to once they are older than any import in progress could be
+    /// (``orphanAge``): `<id>.jpg` whose row is gone or was never written (a kill between the file's rename
+    /// and the row's commit), and the atomic write's `<id>.jpg.tmp-<pid>-<n>` (a kill during the write; no row
+    /// ever refers to one). Runs in the photos stage's housekeeping, so inside a pass, which holds the data
+    /// directory's pass lock (``/JQCSync/SyncPassLock``). A file a row refers to is never removed.
     private func sweepOrphans() throws {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let candidates = names.filter { $0.hasSuffix(".jpg") && UUID(uuidString: String($0.dropLast(4))) != nil }
+        let candidates = names.compactMap { name -> (name: String, id: String, isPartial: Bool)? in
+            if name.hasSuffix(".jpg"), UUID(uuidString: String(name.dropLast(4))) != nil {
+                return (name, String(name.dropLast(4)), false)
+            }
+            if let range = name.range(of: ".jpg.tmp-"), UUID(uuidString: String(name[..<range.lowerBound])) != nil {
+                return (name, String(name[..<range.lowerBound]), true)
+            }
+            return nil
+        }
         guard !candidates.isEmpty else { return }
         let known = try database.read { db in try photoStore.allIDs(in: db) }
         let now = clock.now
-        for name in candidates where !known.contains(String(name.dropLast(4))) {
+        for (name, _, _) in candidates.filter({ $0.isPartial || !known.contains($0.id) }) {
             let file = directory.appendingPathComponent(name)
             let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
             guard let modified = attributes?[.modificationDate] as? Date,
