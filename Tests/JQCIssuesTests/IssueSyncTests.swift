@@ -89,7 +89,7 @@ struct IssueQueueTests {
             try world.issues.failedItems() == [
                 FailedOutboxItem(
                     kind: "issue", localID: issue.localID,
-                    reason: failed.syncError!)
+                    reason: try #require(failed.syncError))
             ])
 
         // Retry both: the inspection lands first, then the issue with inspection_id = its server id.
@@ -371,7 +371,7 @@ struct AssignedIssuesTests {
         #expect(issue.handlerType == "facility")
         #expect(try world.store.queuedEdits().count == 2)
 
-        var after = IssueTestWorld.serverIssue(49, status: "in_progress").objectValue!
+        var after = try #require(IssueTestWorld.serverIssue(49, status: "in_progress").objectValue)
         world.transport.route(.patch, path: "/api/v1/issues/49/status", [.ok(.object(after))])
         after["handler_type"] = "facility"
         after["handler_label"] = "Facility: Maintenance"

@@ -135,7 +135,7 @@ struct SyncEngineTests {
         #expect(await sync.current.lastError?.hasPrefix("Update required") == true)
     }
 
-    @Test("the last error is cleared at the start of the next pass")
+    @Test("the last error survives until the next pass ends, and a completed pass clears it (issue 18)")
     func lastErrorCleared() async throws {
         let log = SharedLog()
         let fail = Mutex(true)
@@ -147,8 +147,18 @@ struct SyncEngineTests {
         try await sync.sync(explicit: false)
         #expect(await sync.current.lastError == "dashboard: boom")
         fail.withLock { $0 = false }
+        let snapshots = await sync.snapshots()
         try await sync.sync(explicit: false)
         #expect(await sync.current.lastError == nil)
+        // Every state published while the pass ran still showed the old error; only its end cleared it.
+        var seen: [SyncSnapshot] = []
+        for await snapshot in snapshots {
+            seen.append(snapshot)
+            if snapshot.runningStage == nil, snapshot.lastError == nil { break }
+        }
+        #expect(seen.count >= 3)
+        #expect(seen.dropLast().allSatisfy { $0.lastError == "dashboard: boom" })
+        #expect(seen.contains { $0.runningStage == "dashboard" })
     }
 
     @Test("triggers during a pass are coalesced into exactly one more pass")
