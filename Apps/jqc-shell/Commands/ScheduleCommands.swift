@@ -56,6 +56,9 @@ enum ScheduleCommands {
             }
             request = start.request
             notes.append("Schedule \(schedule) (due \(start.schedule.dueDate.text)) is linked to this draft.")
+            if let parent = start.schedule.parentInspectionID {  // a follow-up schedule prefills (issue 18: said)
+                notes.append("prefilled \(request.initialAnswers.count) answers from inspection \(parent)")
+            }
             if let instructions = start.instructions { notes.append("Instructions: \(instructions)") }
         } else {
             do {
@@ -77,6 +80,8 @@ enum ScheduleCommands {
         data["scheduled_inspection_id"] = int(request.scheduledInspectionServerID)
         data["parent_inspection_id"] = int(request.parentInspectionServerID)
         data["prefilled"] = .array(request.initialAnswers.keys.sorted().map(JSONValue.string))
+        let prefilledFrom = request.parentInspectionServerID.map(String.init) ?? request.parentInspectionLocalID
+        data["prefilled_from"] = prefilledFrom.map(JSONValue.string) ?? .null
         return CommandOutput(([output.text] + notes).joined(separator: "\n"), data: data)
     }
 
