@@ -282,7 +282,7 @@ struct ConnectivityTests {
     func learnsToday() async throws {
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_784_000_000))
         let health = ServerHealth(
-            serverTime: Date(timeIntervalSince1970: 1_784_000_600), today: CalendarDay("2026-07-14")!,
+            serverTime: Date(timeIntervalSince1970: 1_784_000_600), today: try #require(CalendarDay("2026-07-14")),
             timeZone: "America/New_York")
         let monitor = ConnectivityMonitor(probe: { health }, overrideStore: InMemoryOverrideStore(), clock: clock)
         #expect(await monitor.probeNow())
@@ -297,7 +297,7 @@ struct ConnectivityTests {
         let monitor = ConnectivityMonitor(
             probe: {
                 probes.withLock { $0 += 1 }
-                return ServerHealth(serverTime: Date(), today: CalendarDay("2026-07-14")!, timeZone: "UTC")
+                return ServerHealth(serverTime: Date(), today: try #require(CalendarDay("2026-07-14")), timeZone: "UTC")
             }, overrideStore: store, clock: ManualClock())
         let transitions = await monitor.transitions()
         try await monitor.setForcedOffline(true)
@@ -318,7 +318,7 @@ struct ConnectivityTests {
         let monitor = ConnectivityMonitor(
             probe: {
                 guard up.withLock({ $0 }) else { throw Boom() }
-                return ServerHealth(serverTime: Date(), today: CalendarDay("2026-07-14")!, timeZone: "UTC")
+                return ServerHealth(serverTime: Date(), today: try #require(CalendarDay("2026-07-14")), timeZone: "UTC")
             }, overrideStore: InMemoryOverrideStore(), clock: ManualClock())
         let transitions = await monitor.transitions()
         #expect(await monitor.probeNow() == false)
@@ -357,7 +357,7 @@ struct ConnectivityTransitionTests {
             probe: {
                 guard reachable.withLock({ $0 }) else { throw Boom() }
                 return ServerHealth(
-                    serverTime: Date(timeIntervalSince1970: 0), today: CalendarDay("2026-07-14")!,
+                    serverTime: Date(timeIntervalSince1970: 0), today: try #require(CalendarDay("2026-07-14")),
                     timeZone: "UTC")
             }, overrideStore: InMemoryOverrideStore(), clock: ManualClock())
         #expect(await monitor.probeNow() == false)
