@@ -19,6 +19,17 @@ public protocol InspectionPhotoGate: Sendable {
     /// - Returns: `true` while any of the inspection's photos is still pending upload.
     /// - Throws: the store's error.
     func hasUnsettledPhotos(inspectionLocalID: String, db: Database) throws -> Bool
+    /// Why the inspection's push waits for its photos (the sentence its outbox item records), or `nil` when
+    /// none is unsettled. Default: "waits for its photos to upload" while ``hasUnsettledPhotos(inspectionLocalID:db:)``.
+    /// - Throws: the store's error.
+    func photoWaitReason(inspectionLocalID: String, db: Database) throws -> String?
+}
+
+extension InspectionPhotoGate {
+    /// "waits for its photos to upload" while any photo is unsettled, else `nil`.
+    public func photoWaitReason(inspectionLocalID: String, db: Database) throws -> String? {
+        try hasUnsettledPhotos(inspectionLocalID: inspectionLocalID, db: db) ? "waits for its photos to upload" : nil
+    }
 }
 
 /// The gate when no photos feature is registered: an inspection never waits.

@@ -104,6 +104,13 @@ extension InspectionPhotos: InspectionPhotoGate {
     public func hasUnsettledPhotos(inspectionLocalID: String, db: Database) throws -> Bool {
         try photos.hasUnsettledPhotos(ownerKind: .inspection, ownerLocalID: inspectionLocalID, in: db)
     }
+
+    /// The photos feature's sentence: which photo failed and the commands that unblock it, or that the photos
+    /// are still uploading (``/JQCPhotos/PhotoService/photoWaitReason(ownerKind:ownerLocalID:in:)``).
+    /// - Throws: `DatabaseError`.
+    public func photoWaitReason(inspectionLocalID: String, db: Database) throws -> String? {
+        try photos.photoWaitReason(ownerKind: .inspection, ownerLocalID: inspectionLocalID, in: db)
+    }
 }
 
 extension InspectionPhotos: PhotoUploadListener {

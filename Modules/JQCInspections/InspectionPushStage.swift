@@ -86,10 +86,10 @@ struct InspectionOutboxFeed: OutboxFeed {
     func pendingItems() throws -> [Inspection] { try store.pendingSubmissions() }
 
     func readiness(of item: Inspection) throws -> OutboxReadiness {
-        let waiting = try store.queue.read { db in
-            try photoGate.hasUnsettledPhotos(inspectionLocalID: item.localID, db: db)
+        let reason = try store.queue.read { db in
+            try photoGate.photoWaitReason(inspectionLocalID: item.localID, db: db)
         }
-        return waiting ? .waiting("waits for its photos to upload") : .ready
+        return reason.map(OutboxReadiness.waiting) ?? .ready
     }
 
     func send(_ item: Inspection, pass: SyncPass) async throws -> JSONValue {

@@ -171,7 +171,9 @@ public final class InspectionService: Sendable {
                     throw InspectionsError(.notFound, "The inspection \(localID) disappeared while submitting.")
                 }
                 for hook in submitHooks { try hook.inspectionSubmitted(stored, db: db) }
-                return SubmitResult(inspection: stored, followUp: followUp)
+                // Read again: a hook may have linked it (rule 69 links the schedule it fulfils).
+                let linked = try store.inspection(db, localID: localID) ?? stored
+                return SubmitResult(inspection: linked, followUp: followUp)
             }
         }
     }

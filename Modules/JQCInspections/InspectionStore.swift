@@ -332,6 +332,21 @@ public final class InspectionStore: Sendable {
         }
     }
 
+    /// Submitted inspections that wait with a recorded reason (`deferred_reason`), oldest first (`status`;
+    /// issue 18).
+    /// - Throws: `DatabaseError`.
+    public func waiting() throws -> [WaitingOutboxItem] {
+        try queue.read { db in
+            try db.fetchAll(
+                "SELECT local_id, deferred_reason FROM inspections WHERE sync_status = 'pending' "
+                    + "AND status <> 'draft' AND deferred_reason IS NOT NULL ORDER BY updated_at, local_id"
+            ).map {
+                WaitingOutboxItem(
+                    kind: "inspection", localID: $0["local_id"] ?? "", reason: $0["deferred_reason"] ?? "")
+            }
+        }
+    }
+
     /// The facility ids of inspections not yet synced (drafts included; seed 001 §8.4).
     /// - Throws: `DatabaseError`.
     public func facilityIDsReferencedByUnsyncedWork(db: Database) throws -> Set<Int> {

@@ -53,7 +53,9 @@ public struct InspectionsFeature: FeatureModule {
         app.addStage(InspectionPushStage(api: api, store: store, photoGate: photos))
         let store = self.store
         app.addOutboxKind(
-            OutboxKind("inspections", pendingCount: { try store.pendingCount() }, failedItems: { try store.failed() }))
+            OutboxKind(
+                "inspections", pendingCount: { try store.pendingCount() }, failedItems: { try store.failed() },
+                waitingItems: { try store.waiting() }))
         let autosave = self.autosave
         app.onShutdown { await autosave.stop() }
     }

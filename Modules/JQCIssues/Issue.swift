@@ -103,6 +103,10 @@ public struct Issue: Sendable, Hashable {
     /// inspection).
     public var isServerPulled: Bool { syncStatus == .synced && inspectionLocalID.isEmpty }
 
+    /// When the issue was raised, for ordering lists: the server's `created_at` (ISO 8601) when it sent one that
+    /// reads as an instant, else ``createdAt`` (an issue made here and not yet on the server).
+    public var listedAt: Date { serverCreatedAt.flatMap(DateFormats.instant(from:)) ?? createdAt }
+
     /// `server_id` when known, else the local id: how the shell names it.
     public var displayID: String { serverID.map(String.init) ?? localID }
 }

@@ -28,19 +28,20 @@ struct IssueOutboxFeed: OutboxFeed {
             if parent.syncStatus == .failed {
                 return .failed(
                     "Its inspection \(parent.localID) failed to sync" + (parent.syncError.map { " (\($0))" } ?? "")
-                        + "; retry the inspection, then the issue, or discard the issue.")
+                        + "; 'inspection retry \(parent.localID)', then 'issue retry \(issue.localID)' — or "
+                        + "'issue discard \(issue.localID)'.")
             }
             guard parent.syncStatus == .synced, parent.serverID != nil else {
                 return .waiting(
                     parent.status == .draft
-                        ? "waits for its inspection \(parent.localID) to be submitted"
-                        : "waits for its inspection \(parent.localID) to sync")
+                        ? "waits for inspection \(parent.localID) to be submitted — 'open \(parent.localID)', then 'submit'"
+                        : "waits for inspection \(parent.localID) to sync")
             }
         }
-        let waiting = try service.store.queue.read { db in
-            try service.photos.hasUnsettledPhotos(ownerKind: .issue, ownerLocalID: issue.localID, in: db)
+        let reason = try service.store.queue.read { db in
+            try service.photos.photoWaitReason(ownerKind: .issue, ownerLocalID: issue.localID, in: db)
         }
-        return waiting ? .waiting("waits for its photos to upload") : .ready
+        return reason.map(OutboxReadiness.waiting) ?? .ready
     }
 
     /// POSTs the issue (once: the server id is stored at once), then PATCHes the photos after the first

@@ -110,13 +110,20 @@ public final class IssueStore: Sendable {
         try db.fetchOne("SELECT * FROM issues WHERE server_id = ?", [serverID]).map(Self.issue)
     }
 
-    /// Every issue (not the ones still being assembled), newest first.
+    /// Every issue (not the ones still being assembled), newest first by ``Issue/listedAt``: the server's
+    /// `created_at` for an issue the server has, the local creation time for one it has not (issue 18; a
+    /// pull inserts in reply order, so the local insert time is not the issue's age). Ties keep the later
+    /// insert first.
     /// - Throws: `DatabaseError`.
     public func all() throws -> [Issue] {
-        try queue.read { db in
-            try db.fetchAll("SELECT * FROM issues WHERE assembling = 0 ORDER BY created_at DESC, rowid DESC")
-                .map(Self.issue)
+        let rows = try queue.read { db in
+            try db.fetchAll("SELECT * FROM issues WHERE assembling = 0 ORDER BY rowid DESC").map(Self.issue)
         }
+        // Stable on ties: the index (insert order, newest first) breaks them.
+        return rows.enumerated().sorted { left, right in
+            let (l, r) = (left.element.listedAt, right.element.listedAt)
+            return l != r ? l > r : left.offset < right.offset
+        }.map(\.element)
     }
 
     /// Issues waiting for the outbox (pending, fully assembled), oldest first.
@@ -350,6 +357,19 @@ public final class IssueStore: Sendable {
                 FailedOutboxItem(
                     kind: "issue", localID: $0["local_id"] ?? "",
                     reason: $0["sync_error"] ?? "The server refused it.")
+            }
+        }
+    }
+
+    /// Pending issues that wait with a recorded reason (`deferred_reason`), oldest first (`status`; issue 18).
+    /// - Throws: `DatabaseError`.
+    public func waiting() throws -> [WaitingOutboxItem] {
+        try queue.read { db in
+            try db.fetchAll(
+                "SELECT local_id, deferred_reason FROM issues WHERE sync_status = 'pending' AND assembling = 0 "
+                    + "AND deferred_reason IS NOT NULL ORDER BY created_at, rowid"
+            ).map {
+                WaitingOutboxItem(kind: "issue", localID: $0["local_id"] ?? "", reason: $0["deferred_reason"] ?? "")
             }
         }
     }

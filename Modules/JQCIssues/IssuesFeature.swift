@@ -46,7 +46,9 @@ public struct IssuesFeature: FeatureModule {
         app.addStage(AssignedIssuesPullStage(service: service))
         let store = self.store
         app.addOutboxKind(
-            OutboxKind("issues", pendingCount: { try store.pendingCount() }, failedItems: { try store.failed() }))
+            OutboxKind(
+                "issues", pendingCount: { try store.pendingCount() }, failedItems: { try store.failed() },
+                waitingItems: { try store.waiting() }))
         app.addOutboxKind(OutboxKind("issue_edits", pendingCount: { try store.queuedEditCount() }))
         let service = self.service
         app.addServerPulledDataCleaner { try service.clearServerPulledData() }

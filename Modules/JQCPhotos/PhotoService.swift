@@ -188,6 +188,24 @@ public final class PhotoService: Sendable {
         try photoStore.hasUnsettled(kind: ownerKind, localID: ownerLocalID, in: db)
     }
 
+    /// Why an owner's push waits for its photos, as the sentence its outbox item records (issue 18), or `nil`
+    /// when every photo of the record is settled (rule 12). A failed photo holds its owner until the inspector
+    /// acts, so its sentence names the photo, the failure and the two commands that unblock it —
+    /// "waits for its photo <id>, which failed: <reason> — 'photo retry <id>' or 'photo discard <id>'" — and
+    /// never promises a retry; otherwise "waits for its photos to upload" (the photos stage sends them).
+    /// - Throws: `DatabaseError`.
+    public func photoWaitReason(ownerKind: PhotoOwnerKind, ownerLocalID: String, in db: Database) throws -> String? {
+        let unsettled = try photoStore.photos(for: PhotoOwner(kind: ownerKind, localID: ownerLocalID), in: db)
+            .filter(\.isUnsettled)
+        guard !unsettled.isEmpty else { return nil }
+        if let failed = unsettled.first(where: { $0.syncStatus == .failed }) {
+            let id = failed.id.uuidString
+            let reason = failed.error ?? "the photo could not be uploaded"
+            return "waits for its photo \(id), which failed: \(reason) — 'photo retry \(id)' or 'photo discard \(id)'"
+        }
+        return "waits for its photos to upload"
+    }
+
     /// Every photo of `owner` (every field when `owner.fieldID` is `nil`), oldest first, as values.
     /// - Throws: `DatabaseError`.
     public func photos(for owner: PhotoOwner) throws -> [PendingPhoto] {
@@ -316,13 +334,26 @@ public final class PhotoService: Sendable {
         try sweepOrphans()
     }
 
+    /// Removes photo files no row refers to once they are older than any import in progress could be
+    /// (``orphanAge``): `<id>.jpg` whose row is gone or was never written (a kill between the file's rename
+    /// and the row's commit), and the atomic write's `<id>.jpg.tmp-<pid>-<n>` (a kill during the write; no row
+    /// ever refers to one). Runs in the photos stage's housekeeping, so inside a pass, which holds the data
+    /// directory's pass lock (``/JQCSync/SyncPassLock``). A file a row refers to is never removed.
     private func sweepOrphans() throws {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let candidates = names.filter { $0.hasSuffix(".jpg") && UUID(uuidString: String($0.dropLast(4))) != nil }
+        let candidates = names.compactMap { name -> (name: String, id: String, isPartial: Bool)? in
+            if name.hasSuffix(".jpg"), UUID(uuidString: String(name.dropLast(4))) != nil {
+                return (name, String(name.dropLast(4)), false)
+            }
+            if let range = name.range(of: ".jpg.tmp-"), UUID(uuidString: String(name[..<range.lowerBound])) != nil {
+                return (name, String(name[..<range.lowerBound]), true)
+            }
+            return nil
+        }
         guard !candidates.isEmpty else { return }
         let known = try database.read { db in try photoStore.allIDs(in: db) }
         let now = clock.now
-        for name in candidates where !known.contains(String(name.dropLast(4))) {
+        for (name, _, _) in candidates.filter({ $0.isPartial || !known.contains($0.id) }) {
             let file = directory.appendingPathComponent(name)
             let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
             guard let modified = attributes?[.modificationDate] as? Date,

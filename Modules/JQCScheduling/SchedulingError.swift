@@ -10,6 +10,8 @@ public struct SchedulingError: CodedError, Hashable {
         case notFound = "not_found"
         /// The action needs the server and this device is offline (rule 80).
         case offline
+        /// The day given is before the server's today (a follow-up planned in the past is overdue at once).
+        case pastDate = "past_date"
         /// The server refused or could not be reached.
         case rejected
         /// The local store failed.

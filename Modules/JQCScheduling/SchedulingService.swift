@@ -137,8 +137,8 @@ public final class SchedulingService: Sendable {
     /// queued (rule 80). The server re-dates an existing active follow-up of that parent (idempotent). Pulls
     /// the schedules afterwards so it shows.
     /// - Returns: the schedule as the server returned it.
-    /// - Throws: ``SchedulingError`` `offline` (forced offline or unreachable) or `rejected` (the server's
-    ///   sentence).
+    /// - Throws: ``SchedulingError`` `offline` (forced offline or unreachable), `pastDate` (a day before the
+    ///   server's today, refused before anything is sent) or `rejected` (the server's sentence).
     public func scheduleFollowUp(parentServerID: Int, dueDate: CalendarDay, notes: String? = nil) async throws
         -> ScheduledInspection
     {
@@ -147,6 +147,16 @@ public final class SchedulingService: Sendable {
                 .offline,
                 "Scheduling a follow-up needs the server and this device is offline; nothing was saved. "
                     + "Go online ('online') and try again.")
+        }
+        // The server's today: the last health reply, else asked now, else as remembered at the last pull.
+        var today = serverToday()
+        if today == nil { today = await learnServerToday() }
+        if today == nil { today = self.today }
+        if let today, dueDate < today {
+            throw SchedulingError(
+                .pastDate,
+                "The due date \(dueDate.text) is before the server's today (\(today.text)); nothing was scheduled. "
+                    + "Give today or a later day.")
         }
         var body: [String: JSONValue] = [
             "parent_inspection_id": .int(Int64(parentServerID)), "due_date": .string(dueDate.text),

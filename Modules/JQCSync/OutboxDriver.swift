@@ -32,7 +32,9 @@ public enum OutboxDriver {
             if accepted { result.report.pushed += 1 }
             switch outcome {
             case .pushed: break
-            case .waiting: result.report.deferred += 1
+            case .waiting(let reason):
+                result.report.deferred += 1
+                if result.report.waitingReason == nil { result.report.waitingReason = reason }
             case .deferred(let reason):
                 result.report.deferred += 1
                 result.report.deferredReason = reason

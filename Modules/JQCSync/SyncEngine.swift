@@ -43,7 +43,8 @@ public struct SyncSnapshot: Sendable, Equatable {
     public var runningStage: String?
     /// When the last pass completed (every stage ran), or `nil`.
     public var lastSyncAt: Date?
-    /// The last pass's error as a sentence (cleared at the start of each pass), or `nil`.
+    /// The last pass's error as a sentence, or `nil`: kept until the next pass ends, which clears it when it
+    /// completes (or sets its own, issue 18).
     public var lastError: String?
     /// The last completed pass's report, or `nil`.
     public var lastReport: SyncPassReport?
@@ -199,8 +200,8 @@ public actor SyncEngine {
     }
 
     private func pass(explicit: Bool) async throws -> SyncPassReport {
-        snapshot.lastError = nil  // cleared at the start of each pass
-        publish()
+        // The last error survives until this pass ends (issue 18): a completed pass clears it (or replaces it
+        // with a best-effort stage's failure), a stopped one replaces it with why it stopped.
         let started = clock.now
         do {
             try await checkGuards()
@@ -260,9 +261,7 @@ public actor SyncEngine {
             return result
         }
         snapshot.lastSyncAt = clock.now
-        if let failure = reports.first(where: { $0.error != nil }) {
-            snapshot.lastError = "\(failure.name): \(failure.error!)"
-        }
+        snapshot.lastError = reports.first { $0.error != nil }.map { "\($0.name): \($0.error ?? "")" }
         publish()
         return result
     }

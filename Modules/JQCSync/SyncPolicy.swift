@@ -77,7 +77,7 @@ public struct OutboxPolicy: Sendable {
         case .local(let message):
             return counted(attempts, reason: message)
         case .rejected(let message):
-            return .fail(reason: message)
+            return .fail(reason: Self.failedSentence(message))
         case .signedOut:
             return .stopPass(SyncStopError(.signedOut, "You are signed out; log in again to sync. Nothing was lost."))
         case .updateRequired:
@@ -93,9 +93,24 @@ public struct OutboxPolicy: Sendable {
     private func counted(_ attempts: Int, reason: String) -> ItemDisposition {
         let next = attempts + 1
         if next >= maxAttempts {
-            return .fail(reason: "\(reason) (gave up after \(next) tries)")
+            return .fail(reason: "\(Self.failedSentence(reason)) (gave up after \(next) tries)")
         }
         return .keepPending(attempts: next, reason: reason)
+    }
+
+    /// A failed item's sentence: `reason` without the advice to wait or try again (a failed item is never
+    /// retried automatically, so "try again later" would promise what nothing does; issue 18). Sentences that
+    /// advise trying again (`Try again later.`, `Your work is kept; try again in a moment.`) are dropped; the
+    /// sentence is kept whole when that would leave nothing.
+    public static func failedSentence(_ reason: String) -> String {
+        let sentences = reason.split(separator: ". ", omittingEmptySubsequences: true).map(String.init)
+        let kept = sentences.filter { sentence in
+            let lower = sentence.lowercased()
+            return !["try again", "will sync later", "will retry", "retried later"].contains { lower.contains($0) }
+        }
+        guard !kept.isEmpty, kept.count < sentences.count else { return reason }
+        let text = kept.joined(separator: ". ")
+        return text.hasSuffix(".") ? text : text + "."
     }
 
     /// Whether an automatic pass should try an item now (explicit passes try every pending item).

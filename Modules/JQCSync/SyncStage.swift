@@ -59,6 +59,9 @@ public struct StageReport: Sendable, Equatable, Codable {
     /// Pulled records that could not be read, one sentence each naming the list and the JSON path
     /// (`issues: data[2].id: expected an integer, got 12.5`); each is also counted in ``failed`` (issue 21).
     public var problems: [String]? = nil
+    /// Why the first item that was not tried waits (its parent, its photos, its backoff), as the sentence its
+    /// outbox row records (`deferred_reason`); `nil` when every deferred item was tried (issue 18).
+    public var waitingReason: String?
 
     /// A report with counts.
     public init(

@@ -164,12 +164,14 @@ struct InspectionTests {
     }
 
     @Test("monthly schedules keep the day of month, clamped to the month's end")
-    func monthlyClamp() {
-        func next(_ text: String) -> String { DevServerRouter.advance(CalendarDay(text)!, frequency: "monthly").text }
-        #expect(next("2026-01-31") == "2026-02-28")
-        #expect(next("2028-01-31") == "2028-02-29")
-        #expect(next("2026-12-15") == "2027-01-15")
-        #expect(next("2026-03-31") == "2026-04-30")
+    func monthlyClamp() throws {
+        func next(_ text: String) throws -> String {
+            DevServerRouter.advance(try #require(CalendarDay(text)), frequency: "monthly").text
+        }
+        #expect(try next("2026-01-31") == "2026-02-28")
+        #expect(try next("2028-01-31") == "2028-02-29")
+        #expect(try next("2026-12-15") == "2027-01-15")
+        #expect(try next("2026-03-31") == "2026-04-30")
     }
 
     @Test("a re-inspection of a parent sent without a schedule fulfils the parent's one-time follow-up (ext)")

@@ -153,7 +153,7 @@ struct PhotoAndFaultTests {
             let body: JSONValue = [
                 "local_id": .string("parallel-\(index)"), "severity": "low",
                 "description": .string("Parallel \(index)"),
-                "facility_id": .int(Int64(facilities[users[index % 3]]!)),
+                "facility_id": .int(Int64(try #require(facilities[users[index % 3]]))),
             ]
             let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")

@@ -177,7 +177,7 @@ struct FollowUpsTests {
         try world.schedules.apply(
             [
                 ScheduledInspection(
-                    serverID: 904, facilityID: 11, templateID: 3, dueDate: CalendarDay("2026-07-15")!,
+                    serverID: 904, facilityID: 11, templateID: 3, dueDate: try #require(CalendarDay("2026-07-15")),
                     parentInspectionID: 501)
             ], serverToday: nil)
         #expect(try world.service.start(parent: "501").scheduledInspectionServerID == 904)

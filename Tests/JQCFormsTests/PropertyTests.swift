@@ -17,12 +17,12 @@ struct PropertyTests {
             0, 1, 3, 5, 7, -1, .double(2.0), .double(2.5), true, false, .null, ["a", "b"], [], ["k": "v"],
             "local://abc.jpg", "2026-07-14",
         ]
-        return pool.randomElement(using: &generator)!
+        return pool.randomElement(using: &generator) ?? pool[0]
     }
 
     static func randomID(_ generator: inout SeededGenerator) -> JSONValue? {
         let pool: [JSONValue?] = [nil, .null, "", true, .double(2.5), 1, 2, 3, "1", "2", "3", "03", 4, "x", [1]]
-        return pool.randomElement(using: &generator)!
+        return pool.randomElement(using: &generator) ?? pool[0]
     }
 
     static func randomPlacement(_ generator: inout SeededGenerator) -> JSONValue? {
@@ -30,7 +30,7 @@ struct PropertyTests {
             nil, 1, 2, 6, 7, 12, 13, 0, -3, 99, "4", "x", .double(3.0), .double(2.5), .null,
             .int(Int64.max), .int(Int64.min), true,
         ]
-        return pool.randomElement(using: &generator)!
+        return pool.randomElement(using: &generator) ?? pool[0]
     }
 
     static func randomSchema(_ generator: inout SeededGenerator) -> JSONValue {
@@ -45,7 +45,7 @@ struct PropertyTests {
             object["type"] =
                 Int.random(in: 0..<4, using: &generator) == 0
                 ? randomValue(&generator)
-                : .string(types.randomElement(using: &generator)!)
+                : .string(types.randomElement(using: &generator) ?? types[0])
             object["label"] = Bool.random(using: &generator) ? "Field" : randomValue(&generator)
             for key in ["row", "col", "colSpan", "rowSpan", "table_rows"] {
                 if let value = randomPlacement(&generator) { object[key] = value }
@@ -118,7 +118,7 @@ struct PropertyTests {
             }
         }
         guard counted > 0 else { return nil }
-        return Double(String(format: "%.2f", 100 * earned / Double(counted)))!
+        return Double(String(format: "%.2f", 100 * earned / Double(counted))) ?? .nan
     }
 
     @Test("random schemas and answers never trap and score as SCORING.md reads")
@@ -155,7 +155,7 @@ struct PropertyTests {
         for _ in 0..<600 {
             let schema = FormSchema(json: Self.randomSchema(&generator))
             let answers = Self.randomAnswers(&generator)
-            let width = [0, 20, 37, 80, 99, 100, 131, 200].randomElement(using: &generator)!
+            let width = [0, 20, 37, 80, 99, 100, 131, 200].randomElement(using: &generator) ?? 0
             for style in FormRenderer.Style.allCases {
                 let text = FormRenderer.render(schema: schema, answers: answers, width: width, style: style)
                 let limit = max(FormRenderer.minimumWidth, width)
@@ -178,7 +178,7 @@ struct PropertyTests {
             guard let field = schema.fields.randomElement(using: &generator) else { continue }
             var answers = FormAnswers(Self.randomAnswers(&generator))
             let arguments = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
-                words.randomElement(using: &generator)!
+                words.randomElement(using: &generator) ?? ""
             }
             do {
                 try answers.set(fieldID: field.id, arguments: arguments, schema: schema)

@@ -142,3 +142,23 @@ struct InspectionPushStageTests {
         #expect(stored.syncAttempts == 0)
     }
 }
+
+/// Issue 18: `local://` values inside table answers (objects, and arrays of them) are stripped like top-level
+/// values and arrays (rule 10).
+@Suite("local:// stripped inside table answers (rule 10)")
+struct TableAnswerStripTests {
+    @Test("a table answer keeps its shape with every local:// value replaced by an empty string")
+    func tables() {
+        let formData: [String: JSONValue] = [
+            "7": ["row1": ["photo": "local://photos/a.jpg", "note": "ok"], "row2": "local://photos/b.jpg"],
+            "8": [["cell": "local://photos/c.jpg", "count": 3], ["cell": "kept"]],
+            "9": "localhost is not a sentinel",
+        ]
+        #expect(
+            InspectionPushStage.stripLocalReferences(formData) == [
+                "7": ["row1": ["photo": "", "note": "ok"], "row2": ""],
+                "8": [["cell": "", "count": 3], ["cell": "kept"]],
+                "9": "localhost is not a sentinel",
+            ])
+    }
+}

@@ -25,17 +25,18 @@ extension TestApp {
     }
 }
 
-private let seedToday = CalendarDay("2026-07-14")!
+/// The seed's today (a valid literal; `#require` keeps a typo from crashing the process).
+private func seedDay() throws -> CalendarDay { try #require(CalendarDay("2026-07-14")) }
 
 @Suite("Scheduled inspections and follow-ups against the dev server (issue 9)")
 struct SchedulingIntegrationTests {
     @Test(
         "rule 71: a daily schedule done from its row hides at once, then shows its rolled-forward date after a pull")
     func dailyScheduleRollsForward() async throws {
-        let world = try TestApp(today: seedToday)
+        let world = try TestApp(today: try seedDay())
         try await world.readyWithToday()
         let daily = try #require(try world.app.scheduling.scheduled().first { $0.serverID == 901 })
-        #expect(daily.dueDate == seedToday)
+        #expect(try daily.dueDate == seedDay())
         #expect(daily.instructions == "Check the 1st floor restrooms after the 7am clean.")
         let start = try world.app.scheduling.start(scheduleID: 901, areaID: 111)
         let draft = try world.app.inspections.start(start.request)
@@ -45,7 +46,7 @@ struct SchedulingIntegrationTests {
         #expect(try world.app.scheduling.scheduled().contains { $0.serverID == 901 } == false)
         _ = try await world.app.sync.sync(explicit: true)
         let rolled = try #require(try world.app.scheduling.scheduled().first { $0.serverID == 901 })
-        #expect(rolled.dueDate == CalendarDay("2026-07-15")!)
+        #expect(try rolled.dueDate == #require(CalendarDay("2026-07-15")))
         #expect(rolled.fulfilledLocally == false)
         #expect(try world.serverRecords(draft.localID).first?["scheduled_inspection_id"] == 901)
     }
@@ -53,13 +54,14 @@ struct SchedulingIntegrationTests {
     @Test(
         "a hand-picked start fulfils the overdue one-time schedule: hidden at once, inactive on the server after sync")
     func handPickedStartFulfilsOverdueSchedule() async throws {
-        let world = try TestApp(today: seedToday)
+        let world = try TestApp(today: try seedDay())
         try await world.readyWithToday()
         let overdue = try #require(try world.app.scheduling.scheduled().first { $0.serverID == 902 })
         #expect(overdue.isOverdue(today: world.app.scheduling.today))
         let draft = try world.app.inspections.start(StartRequest(templateID: 4, facilityID: 21))
         try world.app.inspections.answer(localID: draft.localID, fieldID: "109", arguments: ["yes"])
-        _ = try world.app.inspections.submit(localID: draft.localID)
+        let result = try world.app.inspections.submit(localID: draft.localID)
+        #expect(result.inspection.scheduledInspectionServerID == 902)  // the result shows the link (issue 18)
         #expect(try world.app.inspections.inspection(localID: draft.localID).scheduledInspectionServerID == 902)
         #expect(try world.app.scheduling.scheduled().contains { $0.serverID == 902 } == false)
         #expect(try world.serverSchedule(902)?["active"] == true)
@@ -71,7 +73,7 @@ struct SchedulingIntegrationTests {
     @Test(
         "a follow-up re-inspection: prefilled from the snapshot (scored types, image, signature blank); parent cleared")
     func followUpPrefilledAndCleared() async throws {
-        let world = try TestApp(today: seedToday)
+        let world = try TestApp(today: try seedDay())
         try await world.readyWithToday()
         #expect(try world.app.followUps.followUps().map(\.serverID) == [501])
         let request = try world.app.followUps.start(parent: "501")
@@ -94,7 +96,7 @@ struct SchedulingIntegrationTests {
 
     @Test("a follow-up for a parent absent from the device is still prefilled, offline")
     func absentParentPrefilledOffline() async throws {
-        let world = try TestApp(today: seedToday)
+        let world = try TestApp(today: try seedDay())
         try await world.readyWithToday()
         #expect(try world.app.inspections.list().isEmpty)
         try await world.app.connectivity.setForcedOffline(true)
@@ -109,12 +111,12 @@ struct SchedulingIntegrationTests {
 
     @Test("scheduling a follow-up twice keeps one schedule, re-dated; offline it is refused and nothing changes")
     func scheduleFollowUpTwice() async throws {
-        let world = try TestApp(today: seedToday)
+        let world = try TestApp(today: try seedDay())
         try await world.readyWithToday()
         let first = try await world.app.scheduling.scheduleFollowUp(
-            parentServerID: 501, dueDate: CalendarDay("2026-07-20")!, notes: "Bring mats")
+            parentServerID: 501, dueDate: try #require(CalendarDay("2026-07-20")), notes: "Bring mats")
         let second = try await world.app.scheduling.scheduleFollowUp(
-            parentServerID: 501, dueDate: CalendarDay("2026-07-22")!)
+            parentServerID: 501, dueDate: try #require(CalendarDay("2026-07-22")))
         #expect(first.serverID == second.serverID)
         let onServer = (try world.adminState()["scheduled_inspections"]?.arrayValue ?? []).filter {
             $0["parent_inspection_id"] == 501 && $0["active"] == true
@@ -122,12 +124,12 @@ struct SchedulingIntegrationTests {
         #expect(onServer.count == 1)
         #expect(onServer.first?["due_date"] == "2026-07-22")
         let cached = try world.app.scheduling.scheduled().filter { $0.parentInspectionID == 501 }
-        #expect(cached.map(\.dueDate) == [CalendarDay("2026-07-22")!])
+        #expect(try cached.map(\.dueDate) == [#require(CalendarDay("2026-07-22"))])
         #expect(cached.first?.instructions == "Bring mats")
         try await world.app.connectivity.setForcedOffline(true)
         await #expect(throws: SchedulingError.self) {
             _ = try await world.app.scheduling.scheduleFollowUp(
-                parentServerID: 501, dueDate: CalendarDay("2026-07-30")!)
+                parentServerID: 501, dueDate: try #require(CalendarDay("2026-07-30")))
         }
         try await world.app.connectivity.setForcedOffline(false)
         #expect(try world.serverSchedule(first.serverID.int64)?["due_date"] == "2026-07-22")
@@ -135,7 +137,7 @@ struct SchedulingIntegrationTests {
 
     @Test("rule 42: logout's clearing empties the schedule and follow-up caches and keeps local inspections")
     func clearServerPulledData() async throws {
-        let world = try TestApp(today: seedToday)
+        let world = try TestApp(today: try seedDay())
         try await world.readyWithToday()
         let draft = try world.app.inspections.start(try world.app.followUps.start(parent: "501"))
         #expect(try world.app.scheduling.scheduled().count == 4)
@@ -149,7 +151,7 @@ struct SchedulingIntegrationTests {
     @Test(
         "history's Re-inspect Now: a parent neither local nor flagged is fetched online and prefilled from its answers")
     func reinspectFromHistory() async throws {
-        let world = try TestApp(today: seedToday)
+        let world = try TestApp(today: try seedDay())
         try await world.readyWithToday()
         let request = try await world.app.followUps.start(parentServerID: 502)
         #expect(request.templateID == 4)

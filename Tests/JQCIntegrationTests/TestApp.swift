@@ -5,6 +5,7 @@ import JQCJPEG
 import JQCKit
 import JQCNetwork
 import JQCTestSupport
+import Testing
 
 /// An in-process dev server (demo seed, admin on) and a composition root pointed at it over real HTTP on
 /// loopback: the integration tests' world. Each instance has its own temporary folders.
@@ -36,7 +37,7 @@ final class TestApp: @unchecked Sendable {  // because: immutable after init; th
                 dataDirectory: serverDirectory.url, seed: .demo, today: today,
                 admin: true, accessTTL: accessTTL))
         _ = try server.start()
-        baseURL = server.baseURL!
+        baseURL = try #require(server.baseURL)
         selection = InMemorySelectionStore(baseURL.absoluteString)
         app = try TestApp.makeRoot(
             directory: clientDirectory.url, selection: selection, clock: clock, transport: transport,

@@ -70,7 +70,7 @@ struct IssueQueueTests {
         #expect(world.transport.requests(path: "/api/v1/issues").isEmpty)
         #expect(
             try world.issues.issue(id: issue.localID).outbox.deferredReason
-                == "waits for its inspection \(draft.localID) to be submitted")
+                == "waits for inspection \(draft.localID) to be submitted — 'open \(draft.localID)', then 'submit'")
 
         // Parent submitted but refused: the issue is failed with a sentence naming the inspection.
         _ = try world.inspections.submit(localID: draft.localID)
@@ -82,13 +82,14 @@ struct IssueQueueTests {
         #expect(failed.syncStatus == .failed)
         #expect(
             failed.syncError == "Its inspection \(draft.localID) failed to sync (The facility is closed.); "
-                + "retry the inspection, then the issue, or discard the issue.")
+                + "'inspection retry \(draft.localID)', then 'issue retry \(issue.localID)' — or 'issue discard \(issue.localID)'."
+        )
         #expect(!world.transport.requests(path: "/api/v1/issues").contains { $0.method == .post })
         #expect(
             try world.issues.failedItems() == [
                 FailedOutboxItem(
                     kind: "issue", localID: issue.localID,
-                    reason: failed.syncError!)
+                    reason: try #require(failed.syncError))
             ])
 
         // Retry both: the inspection lands first, then the issue with inspection_id = its server id.
@@ -370,7 +371,7 @@ struct AssignedIssuesTests {
         #expect(issue.handlerType == .facility)
         #expect(try world.store.queuedEdits().count == 2)
 
-        var after = IssueTestWorld.serverIssue(49, status: "in_progress").objectValue!
+        var after = try #require(IssueTestWorld.serverIssue(49, status: "in_progress").objectValue)
         world.transport.route(.patch, path: "/api/v1/issues/49/status", [.ok(.object(after))])
         after["handler_type"] = "facility"
         after["handler_label"] = "Facility: Maintenance"

@@ -130,7 +130,7 @@ final class IssueTestWorld: @unchecked Sendable {  // because: used by one test 
     /// A server issue payload (CONTRACT.md) with `id`, evidence and result photos.
     static func serverIssue(
         _ id: Int, localID: String? = nil, status: String = "open", photoPath: String? = nil,
-        mobile: [String] = [], results: [String] = []
+        mobile: [String] = [], results: [String] = [], createdAt: String = "2026-07-11T09:00:00-04:00"
     ) -> JSONValue {
         [
             "id": .int(Int64(id)), "local_id": localID.map(JSONValue.string) ?? .null, "inspection_id": nil,
@@ -143,7 +143,7 @@ final class IssueTestWorld: @unchecked Sendable {  // because: used by one test 
             "verification_note": nil, "reported_by_name": "Dana Okafor", "assigned_to_name": "Alex Rivera",
             "handler_type": "vendor", "handler_label": "Vendor: Dryer Pros", "facility_handler_name": nil,
             "facility_handler_contact": nil, "facility_handler_notes": nil, "vendor_name": "Dryer Pros",
-            "vendor_contact": "555-0142", "vendor_notes": nil, "created_at": "2026-07-11T09:00:00-04:00",
+            "vendor_contact": "555-0142", "vendor_notes": nil, "created_at": .string(createdAt),
             "updated_at": "2026-07-11T09:00:00-04:00",
         ]
     }

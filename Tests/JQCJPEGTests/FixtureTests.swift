@@ -12,7 +12,8 @@ enum Fixtures {
         + "(the generated-JPEG suites still run)"
 
     static func url(_ name: String) -> URL {
-        manifest!.deletingLastPathComponent().appendingPathComponent(name)
+        (manifest ?? URL(fileURLWithPath: "/nonexistent/MANIFEST.tsv")).deletingLastPathComponent()
+            .appendingPathComponent(name)
     }
 
     struct Row: Sendable, CustomStringConvertible {
@@ -27,12 +28,14 @@ enum Fixtures {
         guard let manifest else { return [] }
         let lines = try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n").map(String.init)
         let columns = lines[0].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        let index = { (name: String) in columns.firstIndex(of: name)! }
-        return lines.dropFirst().map { line in
+        let index = { (name: String) throws -> Int in try #require(columns.firstIndex(of: name), "column \(name)") }
+        let (file, kind, expected, size) = (
+            try index("file"), try index("kind"), try index("expected"), try index("width_x_height")
+        )
+        return try lines.dropFirst().map { line in
             let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return Row(
-                file: cells[index("file")], kind: cells[index("kind")], expected: cells[index("expected")],
-                size: cells[index("width_x_height")])
+            try #require(cells.count > max(file, kind, expected, size), "a short manifest line: \(line)")
+            return Row(file: cells[file], kind: cells[kind], expected: cells[expected], size: cells[size])
         }
     }
 

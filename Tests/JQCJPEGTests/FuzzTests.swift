@@ -35,7 +35,7 @@ struct JPEGFuzzTests {
         var imported = 0, refused = 0
         let options = JPEGImportOptions()
         for _ in 0..<iterations {
-            let input = Mutator.mutate(seeds.randomElement(using: &generator)!, using: &generator)
+            let input = Mutator.mutate(try #require(seeds.randomElement(using: &generator)), using: &generator)
             do {
                 let (jpeg, result) = try JPEGPipeline.recompress(input, options: options)
                 // Whatever was accepted is itself a JPEG that decodes to the reported size.

@@ -45,10 +45,10 @@ struct ImportMemoryTests {
         let base = (0..<2 * rowBytes).map { UInt8(truncatingIfNeeded: $0 &* 7 / 3 &+ ($0 % 3) &* 70) }
         let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, count in
             base.withUnsafeBufferPointer { source in
+                guard let into = buffer.baseAddress, let from = source.baseAddress else { return }
                 for y in 0..<height {
                     let start = (y * 3) % rowBytes
-                    let target = UnsafeMutableRawPointer(buffer.baseAddress! + y * rowBytes)
-                    target.copyMemory(from: source.baseAddress! + start, byteCount: rowBytes)
+                    UnsafeMutableRawPointer(into + y * rowBytes).copyMemory(from: from + start, byteCount: rowBytes)
                 }
             }
             count = rowBytes * height

@@ -1,5 +1,6 @@
 import Foundation
 import JQCJPEG
+import Testing
 
 /// Builders for test JPEGs: known asymmetric patterns, hand-built EXIF APP1 segments, byte surgery.
 enum TestImages {
@@ -66,7 +67,7 @@ enum TestImages {
 
     /// The stored image that shows as `upright` under EXIF `orientation` (the inverse transform).
     static func stored(showing upright: PixelImage, _ orientation: Int) throws -> PixelImage {
-        let inverse = [1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6][orientation]!
+        let inverse = try #require([1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6][orientation])
         return try reference(upright, inverse)
     }
 

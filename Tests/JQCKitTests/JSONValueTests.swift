@@ -77,7 +77,7 @@ struct FieldIDTests {
     @Test("an id read from schema text never renders as Optional(…)")
     func noOptionalRendering() throws {
         let schema = try JSONValue.parse(#"[{"id": 7}, {"id": "8"}]"#)
-        let keys = schema.arrayValue!.compactMap { FieldID.normalize($0["id"]) }
+        let keys = try #require(schema.arrayValue).compactMap { FieldID.normalize($0["id"]) }
         #expect(keys == ["7", "8"])
     }
 }

@@ -34,7 +34,7 @@ struct ServerConfigTests {
     func explicitSelections() throws {
         let config = ServerConfig(store: InMemorySelectionStore("secondary"))
         #expect(config.current == .secondary)
-        try config.select(.explicit(ServerSelection.normalizedBaseURL("HTTP://127.0.0.1:5055/")!))
+        try config.select(.explicit(try #require(ServerSelection.normalizedBaseURL("HTTP://127.0.0.1:5055/"))))
         #expect(config.current.storedValue == "http://127.0.0.1:5055")
         #expect(
             config.url(path: "/api/v1/issues", query: [URLQueryItem(name: "limit", value: "30")]).absoluteString
@@ -45,10 +45,10 @@ struct ServerConfigTests {
 @Suite("Date formats (rules 35, 82)")
 struct DateFormatsTests {
     @Test("instants are ISO 8601 with offset; offsets and fractions are read")
-    func instants() {
-        let date = DateFormats.instant(from: "2026-07-14T09:30:00-04:00")!
+    func instants() throws {
+        let date = try #require(DateFormats.instant(from: "2026-07-14T09:30:00-04:00"))
         #expect(DateFormats.instantString(date) == "2026-07-14T13:30:00Z")
-        #expect(DateFormats.instant(from: "2026-07-14T13:30:00.250Z")!.timeIntervalSince(date) == 0.25)
+        #expect(DateFormats.instant(from: "2026-07-14T13:30:00.250Z")?.timeIntervalSince(date) == 0.25)
         #expect(DateFormats.instant(from: "14/07/2026") == nil)
     }
 

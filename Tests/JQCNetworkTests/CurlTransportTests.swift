@@ -131,13 +131,14 @@ struct CurlTransportTests {
         server.stop()
         await waitUntilRefused(port: port)
         let error = await thrownError {
-            _ = try await transport.send(HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/x")!))
+            _ = try await transport.send(
+                HTTPRequest(method: .get, url: try #require(URL(string: "http://127.0.0.1:\(port)/x"))))
         }
-        guard case .offline = error as? TransportError else {
+        guard let transportError = error as? TransportError, case .offline = transportError else {
             Issue.record("expected offline, got \(String(describing: error))")
             return
         }
-        #expect(APIError(error as! TransportError) == .offline)
+        #expect(APIError(transportError) == .offline)
     }
 
     @Test("a reply slower than the request's time limit ends at its deadline")

@@ -35,8 +35,9 @@ struct ReplyFuzzTests {
         var steps: [ScriptedTransport.Step] = []
         for _ in 0..<iterations {
             let body = Mutator.mutate(
-                Data(ReplyFuzzTests.seeds.randomElement(using: &generator)!.utf8), using: &generator)
-            steps.append(.reply(HTTPResponse(status: statuses.randomElement(using: &generator)!, body: body)))
+                Data(try #require(ReplyFuzzTests.seeds.randomElement(using: &generator)).utf8), using: &generator)
+            steps.append(
+                .reply(HTTPResponse(status: try #require(statuses.randomElement(using: &generator)), body: body)))
         }
         let harness = Harness(steps, deviceClockAhead: 0)
         try harness.signIn()

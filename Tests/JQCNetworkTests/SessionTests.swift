@@ -314,3 +314,48 @@ struct TokenParsingTests {
         #expect(headers["Content-Type"] == "application/json")
     }
 }
+
+/// Issue 18: a 401 that arrives after another request's refresh completed.
+@Suite("Session: a late 401")
+struct LateUnauthorizedTests {
+    @Test("a 401 arriving after a completed refresh retries with the new token and starts no second refresh")
+    func lateUnauthorized() async throws {
+        let harness = Harness()
+        try harness.signIn(access: "old")
+        let bothSent = Barrier(count: 2)  // A and B both went out with the old token
+        let late = Barrier(count: 2)  // A's 401 is held until B's refresh and retry are done
+        let unauthorized = HTTPResponse(
+            status: 401, body: Data(#"{"ok":false,"data":null,"error":"Token expired."}"#.utf8))
+        let ok = HTTPResponse(status: 200, body: Data(#"{"ok":true,"data":[],"error":null}"#.utf8))
+        harness.transport.route(
+            .get, path: "/api/v1/inspections",
+            [
+                .respond({ request in
+                    guard Harness.tokenName(request) == "old" else { return ok }
+                    await bothSent.arrive()
+                    await late.arrive()
+                    return unauthorized
+                })
+            ], repeatLast: true)
+        harness.transport.route(
+            .get, path: "/api/v1/issues",
+            [
+                .respond({ request in
+                    guard Harness.tokenName(request) == "old" else { return ok }
+                    await bothSent.arrive()
+                    return unauthorized
+                })
+            ], repeatLast: true)
+        harness.transport.route(.post, path: "/api/v1/auth/refresh", [refreshed("new", refresh: "r2")])
+        let client = harness.client()
+        let a = Task { try await client.getJSON("/api/v1/inspections") }
+        #expect(try await client.getJSON("/api/v1/issues") == [])  // B: 401, refresh, retried with "new"
+        #expect(await client.refreshesSent == 1)
+        await late.arrive()  // now A's 401 arrives, after the refresh completed
+        #expect(try await a.value == [])
+        #expect(await client.refreshesSent == 1)
+        #expect(harness.transport.requests(path: "/api/v1/auth/refresh").count == 1)
+        #expect(
+            harness.transport.requests(path: "/api/v1/inspections").map { Harness.tokenName($0) } == ["old", "new"])
+    }
+}

@@ -150,9 +150,9 @@ struct PhotoUploadTests {
         world.transport.route(.post, path: uploadPath, [.error(503, "Busy.")], repeatLast: true)
         try world.importPhoto(.issue("issue-1"))
         _ = try await world.service.uploadPending(world.pass(explicit: false))
-        #expect(
-            try await world.service.uploadPending(world.pass(explicit: false))
-                == StageReport(name: "photos", deferred: 1))
+        let waited = try await world.service.uploadPending(world.pass(explicit: false))
+        #expect(waited.deferred == 1 && waited.pushed == 0 && waited.failed == 0)
+        #expect(waited.waitingReason?.hasPrefix("waits before its next automatic try (after 1 failed try") == true)
         #expect(world.transport.requests(path: uploadPath).count == 1)
         world.clock.advance(by: 30)
         _ = try await world.service.uploadPending(world.pass(explicit: false))

@@ -55,7 +55,8 @@ func scheduleJSON(
     ]
 }
 
-func day(_ text: String) -> CalendarDay { CalendarDay(text)! }
+/// A day from `yyyy-MM-dd` text; a malformed one fails the test (no force unwrap: it would crash the process).
+func day(_ text: String) throws -> CalendarDay { try #require(CalendarDay(text)) }
 
 @Suite("Scheduled inspections: the pulled cache (seed 001 §11, rules 63, 70, 71)")
 struct SchedulingCacheTests {
@@ -95,7 +96,7 @@ struct SchedulingCacheTests {
         _ = try await world.pull([scheduleJSON(901, due: "2026-07-15", frequency: "daily")])
         let row = try #require(try world.service.scheduled().first)
         #expect(row.serverID == 901)
-        #expect(row.dueDate == day("2026-07-15"))
+        #expect(try row.dueDate == day("2026-07-15"))
         #expect(row.fulfilledLocally == false)
     }
 
@@ -121,7 +122,7 @@ struct SchedulingCacheTests {
                 == ScheduledInspection(
                     serverID: 904, facilityID: 11, facilityName: "Main Courthouse", templateID: 3,
                     templateName: "Restroom QC",
-                    inspectorID: nil, frequency: .once, frequencyLabel: "Daily", dueDate: day("2026-07-15"),
+                    inspectorID: nil, frequency: .once, frequencyLabel: "Daily", dueDate: try day("2026-07-15"),
                     nextDueDate: nil, serverSaysOverdue: false, notes: "x", parentInspectionID: 501))
     }
 
@@ -141,12 +142,12 @@ struct SchedulingCacheTests {
     }
 
     @Test("overdue is judged against the server's today when known, else the server's is_overdue")
-    func overdueAgainstServerToday() {
+    func overdueAgainstServerToday() throws {
         let row = ScheduledInspection(
-            serverID: 1, facilityID: 11, templateID: 3, dueDate: day("2026-07-14"),
+            serverID: 1, facilityID: 11, templateID: 3, dueDate: try day("2026-07-14"),
             serverSaysOverdue: false)
-        #expect(row.isOverdue(today: day("2026-07-14")) == false)
-        #expect(row.isOverdue(today: day("2026-07-15")) == true)
+        #expect(try row.isOverdue(today: day("2026-07-14")) == false)
+        #expect(try row.isOverdue(today: day("2026-07-15")) == true)
         #expect(row.isOverdue(today: nil) == false)
         var flagged = row
         flagged.serverSaysOverdue = true
@@ -164,7 +165,7 @@ struct SchedulingCacheTests {
                 config: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")), transport: world.transport,
                 tokens: InMemoryTokenStore(), refusals: InMemoryUpdateRefusalMemory(),
                 identity: ClientIdentity(version: "test"), clock: world.clock), serverToday: { nil })
-        #expect(later.today == day("2026-07-14"))
+        #expect(try later.today == day("2026-07-14"))
     }
 
     @Test("start from a schedule: its template and facility, the schedule link, and its parent with the prefill")
@@ -202,14 +203,14 @@ struct SchedulingCacheTests {
 
 @Suite("resolveAndFulfillSchedule's matching rules (rule 69)")
 struct ScheduleMatchTests {
-    let today = day("2026-07-14")
+    var today: CalendarDay { get throws { try day("2026-07-14") } }
 
     func schedule(_ id: Int, due: String, facility: Int = 11, template: Int = 3, inspector: Int? = 7)
-        -> ScheduledInspection
+        throws -> ScheduledInspection
     {
         ScheduledInspection(
             serverID: id, facilityID: facility, templateID: template, inspectorID: inspector,
-            dueDate: day(due))
+            dueDate: try day(due))
     }
 
     func match(_ schedules: [ScheduledInspection], reinspection: Bool = false, today: CalendarDay?, user: Int? = 7)
@@ -221,45 +222,45 @@ struct ScheduleMatchTests {
     }
 
     @Test("only schedules due on or before the server's today match")
-    func dueOnOrBeforeToday() {
-        #expect(match([schedule(1, due: "2026-07-15")], today: today) == nil)
-        #expect(match([schedule(1, due: "2026-07-14")], today: today) == 1)
-        #expect(match([schedule(1, due: "2026-07-01")], today: today) == 1)
+    func dueOnOrBeforeToday() throws {
+        #expect(try match([schedule(1, due: "2026-07-15")], today: today) == nil)
+        #expect(try match([schedule(1, due: "2026-07-14")], today: today) == 1)
+        #expect(try match([schedule(1, due: "2026-07-01")], today: today) == 1)
     }
 
     @Test("facility and template must both match")
-    func facilityAndTemplate() {
-        #expect(match([schedule(1, due: "2026-07-10", facility: 12)], today: today) == nil)
-        #expect(match([schedule(1, due: "2026-07-10", template: 4)], today: today) == nil)
+    func facilityAndTemplate() throws {
+        #expect(try match([schedule(1, due: "2026-07-10", facility: 12)], today: today) == nil)
+        #expect(try match([schedule(1, due: "2026-07-10", template: 4)], today: today) == nil)
     }
 
     @Test("assignee nil or self: another inspector's schedule never matches")
-    func assignee() {
-        #expect(match([schedule(1, due: "2026-07-10", inspector: 8)], today: today) == nil)
-        #expect(match([schedule(1, due: "2026-07-10", inspector: nil)], today: today) == 1)
-        #expect(match([schedule(1, due: "2026-07-10", inspector: 7)], today: today, user: nil) == nil)
+    func assignee() throws {
+        #expect(try match([schedule(1, due: "2026-07-10", inspector: 8)], today: today) == nil)
+        #expect(try match([schedule(1, due: "2026-07-10", inspector: nil)], today: today) == 1)
+        #expect(try match([schedule(1, due: "2026-07-10", inspector: 7)], today: today, user: nil) == nil)
     }
 
     @Test("the earliest due wins, then the lowest id")
-    func earliestFirst() {
-        let all = [schedule(5, due: "2026-07-12"), schedule(4, due: "2026-07-09"), schedule(3, due: "2026-07-09")]
-        #expect(match(all, today: today) == 3)
+    func earliestFirst() throws {
+        let all = try [schedule(5, due: "2026-07-12"), schedule(4, due: "2026-07-09"), schedule(3, due: "2026-07-09")]
+        #expect(try match(all, today: today) == 3)
     }
 
     @Test("a re-inspection never matches")
-    func skipsReinspections() {
-        #expect(match([schedule(1, due: "2026-07-10")], reinspection: true, today: today) == nil)
+    func skipsReinspections() throws {
+        #expect(try match([schedule(1, due: "2026-07-10")], reinspection: true, today: today) == nil)
     }
 
     @Test("when the server's today is unknown nothing matches (no guessing with the device clock)")
-    func unknownToday() {
-        #expect(match([schedule(1, due: "2000-01-01")], today: nil) == nil)
+    func unknownToday() throws {
+        #expect(try match([schedule(1, due: "2000-01-01")], today: nil) == nil)
     }
 
     @Test("a schedule already fulfilled locally is not matched again")
-    func hiddenNotMatched() {
-        var hidden = schedule(1, due: "2026-07-10")
+    func hiddenNotMatched() throws {
+        var hidden = try schedule(1, due: "2026-07-10")
         hidden.fulfilledLocally = true
-        #expect(match([hidden, schedule(2, due: "2026-07-11")], today: today) == 2)
+        #expect(try match([hidden, schedule(2, due: "2026-07-11")], today: today) == 2)
     }
 }

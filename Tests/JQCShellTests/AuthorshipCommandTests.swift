@@ -24,12 +24,12 @@ struct AuthorshipCommandTests {
         let asSam = try harness.run(["--json", "-c", "online; login sam --password inspect-demo; sync; status"])
         #expect(asSam.status == 0, "\(asSam.stdout)\(asSam.stderr)")
         let sync = try #require(asSam.jsonLines.dropLast().last?["data"])
-        let waiting = try #require(sync["waiting"]?.arrayValue)
+        let waiting = try #require(sync["others_waiting"]?.arrayValue)
         #expect(waiting.count == 1)
         #expect(waiting.first?["username"] == "alex")
         #expect(waiting.first?["count"] == 2)
         #expect(waiting.first?["reason"] == "waits for alex to sign in")
-        #expect(asSam.jsonLines.last?["data"]?["waiting"] == sync["waiting"])
+        #expect(asSam.jsonLines.last?["data"]?["others_waiting"] == sync["others_waiting"])
         let text = try harness.run(["-c", "status"]).stdout
         #expect(text.contains("waiting: 2 items wait for alex"), "\(text)")
         let refused = try harness.run(["-c", "server primary"])
@@ -58,7 +58,7 @@ struct AuthorshipCommandTests {
             "--json", "-c", "logout; login alex --password inspect-demo; sync; issue show \(localID)",
         ])
         #expect(asAlex.status == 0, "\(asAlex.stdout)\(asAlex.stderr)")
-        #expect(asAlex.jsonLines.dropLast().last?["data"]?["waiting"] == .array([]))
+        #expect(asAlex.jsonLines.dropLast().last?["data"]?["others_waiting"] == .array([]))
         #expect(asAlex.jsonLines.last?["data"]?["sync_status"] == "synced", "\(asAlex.stdout)")
     }
 }

@@ -52,6 +52,19 @@ struct FailedItemCommandsTests {
         var status = try harness.run(["--json", "-c", "status"]).jsonLines[0]["data"]
         #expect(
             status?["failed"]?.arrayValue?.compactMap { $0["kind"]?.stringValue }.sorted() == ["inspection", "issue"])
+        // Issue 18: status names the commands that unblock each failed item.
+        let failedInspection = status?["failed"]?.arrayValue?.first { $0["kind"] == "inspection" }
+        #expect(
+            failedInspection?["commands"]
+                == .array(["inspection retry \(first)", "inspection discard \(first) --yes"].map(JSONValue.string)))
+        let failedIssue = try #require(status?["failed"]?.arrayValue?.first { $0["kind"] == "issue" })
+        let issueID = failedIssue["local_id"]?.stringValue ?? ""
+        #expect(
+            failedIssue["commands"]
+                == .array(["issue retry \(issueID)", "issue discard \(issueID)"].map(JSONValue.string)))
+        let text = try harness.run(["-c", "status"]).stdout
+        #expect(text.contains("'inspection retry \(first)' or 'inspection discard \(first) --yes'"))
+        #expect(text.contains("'issue retry \(issueID)' or 'issue discard \(issueID)'"))
 
         let retried = try harness.run(["--json", "-c", "inspection retry \(first); sync; status"])
         #expect(retried.status == 0, "\(retried.stdout)")

@@ -119,7 +119,10 @@ final class PseudoTerminal: @unchecked Sendable {  // because: the screen and tr
     func type(bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(master, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return write(master, base + offset, raw.count - offset)
+            }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 return

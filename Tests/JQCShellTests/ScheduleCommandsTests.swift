@@ -64,6 +64,19 @@ struct ScheduleCommandsTests {
         #expect(scheduled["inspection"]?["area_id"] == 112)
     }
 
+    @Test("start --schedule of a follow-up schedule says what it prefilled and from which inspection (issue 18)")
+    func scheduledPrefillSaid() throws {
+        let json = try ShellHarness().run(["--json", "-c", "\(signIn); start --schedule 904"])
+        #expect(json.status == 0)
+        let data = try #require(json.jsonLines[2]["data"])
+        #expect(data["prefilled_from"] == "501")
+        #expect(data["prefilled"] == ["10", "13", "14", "6", "7", "8"])
+        let text = try ShellHarness().run(["-c", "\(signIn); start --schedule 904"])
+        #expect(text.stdout.contains("prefilled 6 answers from inspection 501"))
+        let plain = try ShellHarness().run(["--json", "-c", "\(signIn); start --schedule 901"])
+        #expect(plain.jsonLines[2]["data"]?["prefilled_from"] == .null)
+    }
+
     @Test("schedule-follow-up is refused offline with a sentence; online it plans once and re-dates")
     func scheduleFollowUpOnlineOnly() throws {
         let harness = ShellHarness()
@@ -103,6 +116,7 @@ struct ScheduleCommandsTests {
             "--json", "-c", "start --template 4 --facility 21; answer 109 yes; submit; scheduled",
         ])
         #expect(submitted.status == 0)
+        #expect(submitted.jsonLines[2]["data"]?["fulfils_schedule"] == 902)  // rule 69, said (issue 18)
         let hidden = try #require(submitted.jsonLines.last?["data"]?["scheduled"]?.arrayValue)
         #expect(hidden.map { $0["id"] } == [901, 904, 903])
         let synced = try harness.run(["--json", "-c", "sync; scheduled"])

@@ -45,7 +45,8 @@ struct ShellSessionTests {
             credentials["refresh_token"]?.stringValue ?? credentials["refreshToken"]?.stringValue,
         ].compactMap { $0 }
         #expect(secrets.count == 2)
-        let enumerator = FileManager.default.enumerator(at: harness.dataDirectory.url, includingPropertiesForKeys: nil)!
+        let enumerator = try #require(
+            FileManager.default.enumerator(at: harness.dataDirectory.url, includingPropertiesForKeys: nil))
         for case let file as URL in enumerator where file.lastPathComponent != "credentials" {
             guard let data = try? Data(contentsOf: file) else { continue }
             let text = String(decoding: data, as: UTF8.self)

@@ -47,7 +47,7 @@ struct DatabaseBasicsTests {
             try db.execute(
                 "INSERT INTO typed VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [Int64.max, 0.1, "é😀", Data([0, 1, 255]), true, date, json, String?.none])
-            return try db.fetchOne("SELECT * FROM typed")!
+            return try #require(try db.fetchOne("SELECT * FROM typed"))
         }
         #expect(row["i"] as Int64? == .max)
         #expect(row["r"] as Double? == 0.1)
@@ -149,7 +149,7 @@ struct TransactionTests {
                 try db.execute("INSERT INTO items (name) VALUES ('a')")
             }
         } throws: { error in
-            let error = error as! DatabaseError
+            guard let error = error as? DatabaseError else { return false }
             return error.kind == .constraint && error.resultCode == 19 && error.extendedResultCode == 2067
                 && error.description.hasPrefix("The change was refused by the local store")
         }
@@ -173,7 +173,7 @@ struct StorageFailureTests {
                 }
             }
         } throws: { error in
-            let error = error as! DatabaseError
+            guard let error = error as? DatabaseError else { return false }
             return error.kind == .diskFull && error.resultCode == 13 && error.code == "storage.disk_full"
                 && error.description.contains("the disk is full; nothing was changed")
         }
@@ -187,7 +187,7 @@ struct StorageFailureTests {
         let garbage = Data(repeating: 0x5A, count: 8192)
         try garbage.write(to: file)
         #expect { _ = try DatabaseQueue(path: file.path) } throws: { error in
-            let error = error as! DatabaseError
+            guard let error = error as? DatabaseError else { return false }
             return error.kind == .corrupt && error.description.hasPrefix("The local store file is damaged")
         }
         #expect(try Data(contentsOf: file) == garbage)
@@ -200,7 +200,7 @@ struct StorageFailureTests {
         let readOnly = try DatabaseQueue(
             path: directory.path("store.sqlite").path, configuration: .init(readOnly: true))
         #expect { try readOnly.write { try $0.execute("INSERT INTO items (name) VALUES ('x')") } } throws: { error in
-            let error = error as! DatabaseError
+            guard let error = error as? DatabaseError else { return false }
             return error.kind == .readOnly && error.description.contains("Check the permissions of the data directory")
         }
     }
@@ -208,7 +208,7 @@ struct StorageFailureTests {
     @Test("a missing folder cannot be opened, with a sentence")
     func missingFolder() {
         #expect { _ = try DatabaseQueue(path: "/nonexistent-\(UUID())/store.sqlite") } throws: { error in
-            let error = error as! DatabaseError
+            guard let error = error as? DatabaseError else { return false }
             return error.kind == .cannotOpen && error.description.hasPrefix("The local store could not be opened")
         }
     }
@@ -251,7 +251,7 @@ struct MigrationTests {
         let store = try DatabaseQueue(path: directory.path("s.sqlite").path)
         try migrator(3).migrate(store)
         #expect { try migrator(1).migrate(store) } throws: { error in
-            let error = error as! DatabaseError
+            guard let error = error as? DatabaseError else { return false }
             return error.kind == .newerSchema
                 && error.description.hasPrefix("This data directory was written by a newer version of jqc")
                 && error.description.contains("'inspections/2-follow-up-flag', 'issues/1-create'")
@@ -270,7 +270,7 @@ struct MigrationTests {
             try db.execute("ALTER TABLE no_such_table ADD COLUMN x INTEGER")
         }
         #expect { try broken.migrate(store) } throws: { error in
-            let error = error as! DatabaseError
+            guard let error = error as? DatabaseError else { return false }
             return error.kind == .migrationFailed
                 && error.description.hasPrefix("Updating the local store failed at 'issues/1-broken'")
         }

@@ -51,7 +51,7 @@ struct MultiProcessTests {
             let parts = result.stdout.split(separator: " ").map(String.init)
             #expect(parts.count == 3)
             if parts.count == 3 {
-                #expect(Int(parts[1]) == Int(parts[0])! * 100)
+                #expect(Int(parts[1]) == Int(parts[0]).map { $0 * 100 })
                 #expect(parts[2].trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
             }
             _ = writer.readLine()
@@ -68,7 +68,7 @@ struct MultiProcessTests {
         let store = try DatabaseQueue(path: path, configuration: .init(busyTimeout: 0.05))
         #expect { try store.write { try $0.execute("INSERT INTO batch_rows VALUES (9, 9, 'mine')") } } throws: {
             error in
-            let error = error as! DatabaseError
+            guard let error = error as? DatabaseError else { return false }
             return error.kind == .busy
                 && error.description.hasPrefix("The local store is busy: another jqc process is writing")
         }

@@ -35,7 +35,9 @@ struct OutboxDriverTests {
         try store.add("a", blocked: "waits for its photos to upload")
         let result = try await OutboxDriver.push(store, pass: pass(explicit: true, clock: clock))
         #expect(store.sentIDs.isEmpty)
-        #expect(result.report == StageReport(deferred: 1))
+        var expected = StageReport(deferred: 1)
+        expected.waitingReason = "waits for its photos to upload"  // issue 18: the report says why it waits
+        #expect(result.report == expected)
         #expect(result.outcomes.map(\.outcome) == [.waiting("waits for its photos to upload")])
         #expect(try store.letter("a")?.outbox == OutboxState(deferredReason: "waits for its photos to upload"))
         try store.unblock("a")
@@ -117,7 +119,9 @@ struct OutboxDriverTests {
         try store.add("a", attempts: 1, lastAttemptAt: clock.now)
         let automatic = try await OutboxDriver.push(store, pass: pass(explicit: false, clock: clock))
         #expect(store.sentIDs.isEmpty)
-        #expect(automatic.report == StageReport(deferred: 1))
+        var waiting = StageReport(deferred: 1)
+        waiting.waitingReason = "waits before its next automatic try (after 1 failed try)"
+        #expect(automatic.report == waiting)
         #expect(
             try store.letter("a")?.outbox.deferredReason == "waits before its next automatic try (after 1 failed try)")
         clock.advance(by: 30)

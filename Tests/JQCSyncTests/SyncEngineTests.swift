@@ -159,7 +159,7 @@ struct SyncEngineTests {
         #expect(await sync.current.lastError?.hasPrefix("Update required") == true)
     }
 
-    @Test("the last error is cleared at the start of the next pass")
+    @Test("the last error survives until the next pass ends, and a completed pass clears it (issue 18)")
     func lastErrorCleared() async throws {
         let log = SharedLog()
         let fail = Mutex(true)
@@ -171,8 +171,18 @@ struct SyncEngineTests {
         try await sync.sync(explicit: false)
         #expect(await sync.current.lastError == "dashboard: boom")
         fail.withLock { $0 = false }
+        let snapshots = await sync.snapshots()
         try await sync.sync(explicit: false)
         #expect(await sync.current.lastError == nil)
+        // Every state published while the pass ran still showed the old error; only its end cleared it.
+        var seen: [SyncSnapshot] = []
+        for await snapshot in snapshots {
+            seen.append(snapshot)
+            if snapshot.runningStage == nil, snapshot.lastError == nil { break }
+        }
+        #expect(seen.count >= 3)
+        #expect(seen.dropLast().allSatisfy { $0.lastError == "dashboard: boom" })
+        #expect(seen.contains { $0.runningStage == "dashboard" })
     }
 
     @Test("triggers during a pass are coalesced into exactly one more pass")
@@ -296,7 +306,7 @@ struct ConnectivityTests {
     func learnsToday() async throws {
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_784_000_000))
         let health = ServerHealth(
-            serverTime: Date(timeIntervalSince1970: 1_784_000_600), today: CalendarDay("2026-07-14")!,
+            serverTime: Date(timeIntervalSince1970: 1_784_000_600), today: try #require(CalendarDay("2026-07-14")),
             timeZone: "America/New_York")
         let monitor = ConnectivityMonitor(probe: { health }, overrideStore: InMemoryOverrideStore(), clock: clock)
         #expect(await monitor.probeNow())
@@ -311,7 +321,7 @@ struct ConnectivityTests {
         let monitor = ConnectivityMonitor(
             probe: {
                 probes.withLock { $0 += 1 }
-                return ServerHealth(serverTime: Date(), today: CalendarDay("2026-07-14")!, timeZone: "UTC")
+                return ServerHealth(serverTime: Date(), today: try #require(CalendarDay("2026-07-14")), timeZone: "UTC")
             }, overrideStore: store, clock: ManualClock())
         let transitions = await monitor.transitions()
         try await monitor.setForcedOffline(true)
@@ -332,7 +342,7 @@ struct ConnectivityTests {
         let monitor = ConnectivityMonitor(
             probe: {
                 guard up.withLock({ $0 }) else { throw Boom() }
-                return ServerHealth(serverTime: Date(), today: CalendarDay("2026-07-14")!, timeZone: "UTC")
+                return ServerHealth(serverTime: Date(), today: try #require(CalendarDay("2026-07-14")), timeZone: "UTC")
             }, overrideStore: InMemoryOverrideStore(), clock: ManualClock())
         let transitions = await monitor.transitions()
         #expect(await monitor.probeNow() == false)
@@ -371,7 +381,7 @@ struct ConnectivityTransitionTests {
             probe: {
                 guard reachable.withLock({ $0 }) else { throw Boom() }
                 return ServerHealth(
-                    serverTime: Date(timeIntervalSince1970: 0), today: CalendarDay("2026-07-14")!,
+                    serverTime: Date(timeIntervalSince1970: 0), today: try #require(CalendarDay("2026-07-14")),
                     timeZone: "UTC")
             }, overrideStore: InMemoryOverrideStore(), clock: ManualClock())
         #expect(await monitor.probeNow() == false)

@@ -41,7 +41,7 @@ public enum Mutator {
             case 0:
                 bytes[index] ^= UInt8(1 << Int.random(in: 0..<8, using: &generator))
             case 1:
-                bytes[index] = [0x00, 0xFF, 0x7F, 0x80, 0x01, 0xFE].randomElement(using: &generator)!
+                bytes[index] = [0x00, 0xFF, 0x7F, 0x80, 0x01, 0xFE].randomElement(using: &generator) ?? 0x00
             case 2:
                 let insert = (0..<Int.random(in: 1...16, using: &generator)).map { _ in
                     UInt8.random(in: 0...255, using: &generator)
@@ -59,14 +59,16 @@ public enum Mutator {
                 // A marker where none belongs (JPEG segment structure) or a stray quote (JSON structure).
                 bytes.insert(
                     contentsOf: [
-                        0xFF, [0xD8, 0xD9, 0xDA, 0xC0, 0xC4, 0xDB, 0xE1, 0xD0].randomElement(using: &generator)!,
+                        0xFF,
+                        [0xD8, 0xD9, 0xDA, 0xC0, 0xC4, 0xDB, 0xE1, 0xD0].randomElement(using: &generator) ?? 0xD8,
                     ],
                     at: index)
             default:
-                bytes[index] = [
-                    UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "]"), UInt8(ascii: ","),
-                    UInt8(ascii: "9"),
-                ].randomElement(using: &generator)!
+                bytes[index] =
+                    [
+                        UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "]"), UInt8(ascii: ","),
+                        UInt8(ascii: "9"),
+                    ].randomElement(using: &generator) ?? UInt8(ascii: "9")
             }
         }
         return Data(bytes)

@@ -233,6 +233,9 @@ enum InspectionCommands {
         var text =
             "Submitted \(id): score " + (inspection.overallScore.map { ScoreExplanation.format($0) } ?? "none")
             + ". Queued for sync (Pending Sync)."
+        if let schedule = inspection.scheduledInspectionServerID {  // rule 69: said, never silent (issue 18)
+            text += "\nThis fulfils schedule \(schedule) when it syncs."
+        }
         if case .ambiguous(let count) = result.followUp {
             text +=
                 "\nThe parent's follow-up flag was not cleared here: \(count) flagged inspections match; "
@@ -247,6 +250,7 @@ enum InspectionCommands {
             data: [
                 "local_id": .string(id), "inspection": summary(inspection),
                 "overall_score": inspection.overallScore.map(JSONValue.double) ?? .null,
+                "fulfils_schedule": inspection.scheduledInspectionServerID.map { .int(Int64($0)) } ?? .null,
             ])
     }
 

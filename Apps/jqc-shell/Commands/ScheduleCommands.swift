@@ -50,6 +50,9 @@ enum ScheduleCommands {
             start = try engine.app.scheduling.start(scheduleID: schedule, areaID: area)
             request = start.request
             notes.append("Schedule \(schedule) (due \(start.schedule.dueDate.text)) is linked to this draft.")
+            if let parent = start.schedule.parentInspectionID {  // a follow-up schedule prefills (issue 18: said)
+                notes.append("prefilled \(request.initialAnswers.count) answers from inspection \(parent)")
+            }
             if let instructions = start.instructions { notes.append("Instructions: \(instructions)") }
         } else {
             if let serverID = Int(parent ?? "") {
@@ -69,6 +72,8 @@ enum ScheduleCommands {
         data["scheduled_inspection_id"] = int(request.scheduledInspectionServerID)
         data["parent_inspection_id"] = int(request.parentInspectionServerID)
         data["prefilled"] = .array(request.initialAnswers.keys.sorted().map(JSONValue.string))
+        let prefilledFrom = request.parentInspectionServerID.map(String.init) ?? request.parentInspectionLocalID
+        data["prefilled_from"] = prefilledFrom.map(JSONValue.string) ?? .null
         return CommandOutput(([output.text] + notes).joined(separator: "\n"), data: data)
     }
 

@@ -49,7 +49,14 @@ enum SyncCommands {
         if updateRequired { lines.append("update required: this build is refused by the server; update jqc.") }
         let others = try await AuthorshipSummary.others(app)  // issue 20
         lines += AuthorshipSummary.lines(others)
-        for item in failed { lines.append("failed \(item.kind) \(item.localID): \(item.reason)") }
+        for item in failed {
+            let commands = UnblockCommands.of(item)
+            lines.append(
+                "failed \(item.kind) \(item.localID): \(item.reason)"
+                    + (commands.isEmpty ? "" : " — " + commands.map { "'\($0)'" }.joined(separator: " or ")))
+        }
+        let waiting = kinds.flatMap(\.waiting)  // issue 18: a stuck item says what it waits for
+        for item in waiting { lines.append("waiting \(item.kind) \(item.localID): \(item.reason)") }
         for problem in saved.pullProblems { lines.append("unreadable from the server: \(problem)") }
         let background = BackgroundSummary(context: context)  // issue 15
         lines += background.lines
@@ -59,12 +66,19 @@ enum SyncCommands {
                 "online": .bool(isOnline), "forced_offline": .bool(forced), "signed_in": .bool(user != nil),
                 "username": user.map { .string($0.username) } ?? .null,
                 "pending": OutboxSummary.pending(kinds), "outbox": OutboxSummary.kinds(kinds),
-                "waiting": AuthorshipSummary.json(others),
+                "others_waiting": AuthorshipSummary.json(others),
                 "failed": .array(
                     failed.map {
                         .object([
                             "kind": .string($0.kind), "local_id": .string($0.localID),
                             "reason": .string($0.reason),
+                            "commands": .array(UnblockCommands.of($0).map(JSONValue.string)),
+                        ])
+                    }),
+                "waiting": .array(
+                    waiting.map {
+                        .object([
+                            "kind": .string($0.kind), "local_id": .string($0.localID), "reason": .string($0.reason),
                         ])
                     }),
                 "last_sync_at": lastSync.map { .string(DateFormats.instantString($0)) } ?? .null,
@@ -140,7 +154,8 @@ enum SyncCommands {
                 "seconds": .double((stage.seconds * 1000).rounded() / 1000), "deferred": .int(Int64(stage.deferred)),
             ]
             if let error = stage.error { object["error"] = .string(error) }
-            if let reason = stage.deferredReason { object["deferred_reason"] = .string(reason) }
+            // A tried-and-kept item's reason first; else why an untried one waits (issue 18: never null).
+            if let reason = stage.deferredReason ?? stage.waitingReason { object["deferred_reason"] = .string(reason) }
             if let problems = stage.problems { object["problems"] = .array(problems.map(JSONValue.string)) }
             return .object(object)
         }
@@ -148,9 +163,9 @@ enum SyncCommands {
             "  \(stage.name.padding(toLength: 18, withPad: " ", startingAt: 0)) pushed \(stage.pushed)  pulled \(stage.pulled)  "
                 + "failed \(stage.failed)  \(String(format: "%.2f", stage.seconds)) s"
                 + (stage.deferred > 0 ? "  waiting \(stage.deferred)" : "")
-                + (Cell.shown(stage.error).map { "  — \($0)" } ?? Cell.shown(stage.deferredReason).map {
-                    "  — will retry: \($0)"
-                } ?? "")
+                + (Cell.shown(stage.error).map { "  — \($0)" }
+                    ?? Cell.shown(stage.deferredReason).map { "  — will retry: \($0)" }
+                    ?? Cell.shown(stage.waitingReason).map { "  — \($0)" } ?? "")
         }
         for problem in report.stages.flatMap({ $0.problems ?? [] }) { lines.append("  unreadable: \(problem)") }
         if lines.isEmpty { lines = ["  (no stages registered yet)"] }
@@ -165,8 +180,22 @@ enum SyncCommands {
             data: [
                 "stages": .array(stages), "stopped": report.stoppedBy.map { .string($0.message) } ?? .null,
                 "pending": OutboxSummary.pending(kinds), "outbox": OutboxSummary.kinds(kinds),
-                "waiting": AuthorshipSummary.json(others),
+                "others_waiting": AuthorshipSummary.json(others),
             ])
+    }
+}
+
+/// The shell commands that unblock a failed outbox item (issue 18: `status` names them): retry puts it back in
+/// the outbox, discard deletes it (SHELL.md). A kind without such commands has none listed.
+enum UnblockCommands {
+    static func of(_ item: FailedOutboxItem) -> [String] {
+        let id = item.localID
+        switch item.kind {
+        case "photo": return ["photo retry \(id)", "photo discard \(id)"]
+        case "inspection": return ["inspection retry \(id)", "inspection discard \(id) --yes"]
+        case "issue": return ["issue retry \(id)", "issue discard \(id)"]
+        default: return []
+        }
     }
 }
 

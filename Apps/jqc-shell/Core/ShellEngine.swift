@@ -99,6 +99,22 @@ final class ShellEngine: Sendable {
                     + "unsynced local work was kept.")
         }
         try engine.record(identity)
+        // Every pass this process runs (the launch pass, the REPL's automatic ones) leaves its last sync and last
+        // error in sync-state.json as it ends, so a later run's `status` never shows an error a completed pass
+        // cleared (issue 18). Only states this process produced are written.
+        let stateFile = SyncStateFile(directory: dataDirectory)
+        let passEnds = await app.sync.snapshots()
+        Task {
+            var last: (Date?, String?) = (nil, nil)
+            for await snapshot in passEnds where snapshot.runningStage == nil {
+                guard snapshot.lastSyncAt != nil || snapshot.lastError != nil,
+                    snapshot.lastSyncAt != last.0 || snapshot.lastError != last.1
+                else { continue }
+                last = (snapshot.lastSyncAt, snapshot.lastError)
+                stateFile.save(
+                    lastSyncAt: snapshot.lastSyncAt ?? stateFile.load().lastSyncAt, lastError: snapshot.lastError)
+            }
+        }
         app.api.warnings.attach { output.err("warning: \($0)") }  // e.g. a renewed sign-in not saved (issue 15)
         if !options.isBackgroundSync {  // a timer's pass stays silent (issue 15)
             app.notificationSinks.attach(NotificationBanner(output: output))  // new notifications: a stderr banner
