@@ -17,8 +17,8 @@ struct FollowUpPlanningTests {
         let error = await #expect(throws: SchedulingError.self) {
             try await world.service.scheduleFollowUp(parentServerID: 501, dueDate: yesterday)
         }
-        #expect(error?.code == .pastDate)
-        #expect(error?.codeText == "scheduling.past_date")
+        #expect(error?.kind == .pastDate)
+        #expect(error?.code == "scheduling.past_date")
         #expect(
             error?.message
                 == "The due date 2026-07-13 is before the server's today (2026-07-14); nothing was scheduled. "
