@@ -76,7 +76,7 @@ struct CommandDeclarationTests {
         let run = try ShellHarness().run(["-c", "help issue; help inspection"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("issue subcommands (help issue SUBCOMMAND for more):\n  issue new --facility ID"))
-        #expect(run.stdout.contains("  issue discard ID\n      Discard a failed issue and its photos."))
+        #expect(run.stdout.contains("  issue discard ID [--yes]\n      Discard a failed issue and its photos"))
         #expect(run.stdout.contains("  inspection retry LOCAL_ID\n"))
         let unknown = try ShellHarness().run(["-c", "help bogus"])
         #expect(unknown.status == 1)

@@ -33,7 +33,9 @@ struct OutboxAdmissionTests {
         store.answer("s1", .accept(serverID: 3))
         let asSam = try await OutboxDriver.push(store, pass: pass(for: sam))
         #expect(store.sentIDs == ["s1"])
-        #expect(asSam.report == StageReport(pushed: 1, deferred: 2))
+        var expected = StageReport(pushed: 1, deferred: 2)
+        expected.waitingReason = "waits for alex to sign in"  // why the first untried item waits (issue 18)
+        #expect(asSam.report == expected)
         #expect(
             asSam.outcomes.map(\.outcome) == [
                 .waiting("waits for alex to sign in"), .waiting("waits for alex to sign in"), .pushed,
