@@ -237,6 +237,14 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   is the hop to the handle's dispatch queue and back for `curl_easy_perform`, the actor hops, and
   building the request (headers, URL). Next step, if needed: make `HTTPTransport.send`
   `nonisolated(nonsending)` so the call stays on the client's executor until the blocking transfer.
+- **Sync growth**, when it misses: per inspection the engine sends its `POST` on a fresh connection
+  (non-idempotent; CONTRACT.md: never rely on `local_id` dedupe) and commits the item's synced state in its
+  own transaction before the next, an fsync at synchronous=FULL; curl keeps one connection and persists
+  nothing. The mixed sync's NORMAL information row shows the fsyncs' share (under parallel builds an fsync
+  waits 1–10 ms for the journal). curl's own time per item also grows with the size (the dev server's
+  per-request cost grows with the records it holds), so the flatness row is partly the server's. Next
+  steps: group the mark-synced commits of a pass only where a repeat is provably harmless, or accept the
+  fsync per item as the crash guarantee's price; profile the server's POST at 3,000 records.
 - **Cold-start rows under load**: the targets are wall-clock p50s of fresh processes; with the 1-minute
   load several times the core count (other sessions' builds) a process waits for a core most of its
   life, so the wall figures then say more about the machine than about the shell. The rows' figures are
