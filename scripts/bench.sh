@@ -157,8 +157,8 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   request with start-up cancelled out. Before issue 17: 1,210,588 instructions a request — 43 % decoding the
   access token's base64 and JSON twice (`exp`, `iat`) with Foundation, 20 % `JSONSerialization` and
   Foundation objects for the envelope, 15 % the header callback's Foundation trimming, 8 % URL building and
-  the server selection parsed twice, 3 % the `Date` header. After: 235,088 (−81 %), of which libcurl's own
-  `curl_easy_perform` is ~100,000: token facts read once per token, the `Date` header parsed once per
+  the server selection parsed twice, 3 % the `Date` header. After: 193,355 (−84 %), of which libcurl's own
+  `curl_easy_perform` is ~95,000 (decoded as `User`, `APIClient.get`: 1,344,086 → 304,897, −77 %): token facts read once per token, the `Date` header parsed once per
   distinct text, URLs kept per path and base, the selection validated once per stored text, header names
   compared in place, header lines trimmed on their bytes, and `JSONValue.parse` reading the common JSON
   straight from its bytes (FastJSONReader; anything unusual still goes through `JSONSerialization`). One
@@ -232,8 +232,13 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   dedupe scan), so the ratio understates the client's cost per request. Next steps: send inspection POSTs
   with `idempotent: true` (the server dedupes on `local_id`, so a repeat is safe) to reuse connections,
   read the pending list without the schema snapshots, and consider marking a batch synced in one commit.
-- **Transport overhead (`GET /auth/me`)**, when it misses: profiled (see "Client overhead per request"):
-  the client's own work is now ~135,000 instructions a request beside libcurl's ~100,000; what is left
+- **Transport overhead (`GET /auth/me`)**, when it misses: the wall ratio swings with the other sessions'
+  load far more than the client's cost does — three full runs on 2026-12-02 gave 0.79× (load 8.4 → 9.7),
+  0.93× (8.4 → 3.0) and 1.57× (3.9 → 3.6), while callgrind's count per request (load-independent) fell
+  from 1,210,588 to 193,355 instructions. Ours crosses threads per request (the client's actor, the
+  handle's dispatch queue for the blocking transfer, the continuation back) where curl's one process
+  does not, and under load each crossing can wait for a core. Profiled (see "Client overhead per request"):
+  the client's own work is now ~98,000 instructions a request beside libcurl's ~95,000; what is left
   is the hop to the handle's dispatch queue and back for `curl_easy_perform`, the actor hops, and
   building the request (headers, URL). Next step, if needed: make `HTTPTransport.send`
   `nonisolated(nonsending)` so the call stays on the client's executor until the blocking transfer.
