@@ -3,7 +3,7 @@
 #
 #   scripts/bench.sh                  every benchmark; writes Docs/BENCHMARKS.md and prints its table
 #   scripts/bench.sh --quick [NAMES]  smaller sizes, prints only
-#                                     (NAMES: photos writes coldstart transport memory sync form)
+#                                     (NAMES: photos writes coldstart transport memory sync growth form)
 #
 # Builds jqc-bench, jqc-shell and jqc-devserver in release mode (never debug, never a timed test), runs
 # .build/release/jqc-bench, and records the machine (nproc, CPU, Swift, SQLite, load). Fixture photos are
@@ -154,6 +154,34 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   the CurlTransport-alone row splits it between the transport and APIClient (envelope, session, clock).
   `APIClient.upload` sends each `POST` on a fresh connection (freshConnectionForNonIdempotent) while curl
   reuses one, which is most of the upload gap.
+- **Client overhead per request** (issue 17) — profiled with `valgrind --tool=callgrind` (instruction counts
+  do not depend on the machine's load): `jqc-bench client-loop URL N` signs in on a running dev server and
+  sends N `GET /api/v1/auth/me` through `APIClient`; (Ir at N = 600 − Ir at N = 100) / 500 is the cost of one
+  request with start-up cancelled out. Before issue 17: 1,210,588 instructions a request — 43 % decoding the
+  access token's base64 and JSON twice (`exp`, `iat`) with Foundation, 20 % `JSONSerialization` and
+  Foundation objects for the envelope, 15 % the header callback's Foundation trimming, 8 % URL building and
+  the server selection parsed twice, 3 % the `Date` header. After: 193,355 (−84 %), of which libcurl's own
+  `curl_easy_perform` is ~95,000 (decoded as `User`, `APIClient.get`: 1,344,086 → 304,897, −77 %): token facts read once per token, the `Date` header parsed once per
+  distinct text, URLs kept per path and base, the selection validated once per stored text, header names
+  compared in place, header lines trimmed on their bytes, and `JSONValue.parse` reading the common JSON
+  straight from its bytes (FastJSONReader; anything unusual still goes through `JSONSerialization`). One
+  shared reply decoder (RawJSON members find their tree through a task-local value). Non-idempotent POSTs
+  still go out on a fresh connection. valgrind 3.19 cannot run a Swift `async` main (it crashes in
+  `dispatch_main`'s `sigsuspend`), so jqc-bench's main waits on a semaphore for a detached task.
+- **Sync growth** (issue 17) — N = 100, 1,000 and 3,000 completed inspections of template 3 (a rating and a
+  text; one outbox item and one `POST /api/v1/inspections` each), queued through the services (not timed),
+  pushed by `app.sync.sync(explicit: true)` (synchronous=FULL) to a fresh standalone dev server; per item =
+  (the passes until nothing is pending − one pass with nothing pending, the pull stages' fixed cost) / N.
+  Against one `curl -K` process sending the same N bodies (keep-alive) to another fresh server. Targets:
+  ≤ 1.15× curl at 1,000, and the engine's time per item flat: largest ÷ smallest ≤ 1.20.
+- **Shell cold start, real store** (issue 17) — the release `jqc-shell` as 20 fresh processes (p50) over a
+  data directory whose REAL `jqc.sqlite` (every feature's tables, migrated by AppComposition) holds
+  100,000 inspections of template 3 — one in 1,000 a draft, one in 1,000 completed and pending, the rest
+  synced — signed in as alex, against a standalone dev server: `-c "echo ready"` (< 30 ms), `status`
+  (engine, health probe, every outbox kind's counts and failed items; < 50 ms) and `drafts` (< 50 ms).
+  The `inspections_sync_status` index (migration `inspections/2-sync-status-index`) keeps the failed list
+  from reading every row; listing drafts parses each draft's answers and pinned schema, which
+  FastJSONReader made ~10× cheaper.
 - **Memory while syncing 10,000 items** — a child `jqc-bench memory-child` builds an `AppComposition`
   (synchronous=FULL, signed in as alex) and pushes 10,000 completed inspections with
   `app.sync.sync(explicit: true)` passes (every stage of the pass runs), queueing 250 at a time, and reports
@@ -208,10 +236,28 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   dedupe scan), so the ratio understates the client's cost per request. Next steps: send inspection POSTs
   with `idempotent: true` (the server dedupes on `local_id`, so a repeat is safe) to reuse connections,
   read the pending list without the schema snapshots, and consider marking a batch synced in one commit.
-- **Transport overhead (`GET /auth/me`)**, when it misses: per request the client hops to a dispatch
-  worker for `curl_easy_perform` and back, decodes the envelope with `JSONValue.parse`, reads the `Date`
-  header for the server clock and checks the token's expiry; curl does none of that. Next step: profile
-  APIClient.exchange (the CurlTransport-alone row is the floor it can reach) and keep the JSON work lean.
+- **Transport overhead (`GET /auth/me`)**, when it misses: the wall ratio swings with the other sessions'
+  load far more than the client's cost does — three full runs on 2026-12-02 gave 0.79× (load 8.4 → 9.7),
+  0.93× (8.4 → 3.0) and 1.57× (3.9 → 3.6), while callgrind's count per request (load-independent) fell
+  from 1,210,588 to 193,355 instructions. Ours crosses threads per request (the client's actor, the
+  handle's dispatch queue for the blocking transfer, the continuation back) where curl's one process
+  does not, and under load each crossing can wait for a core. Profiled (see "Client overhead per request"):
+  the client's own work is now ~98,000 instructions a request beside libcurl's ~95,000; what is left
+  is the hop to the handle's dispatch queue and back for `curl_easy_perform`, the actor hops, and
+  building the request (headers, URL). Next step, if needed: make `HTTPTransport.send`
+  `nonisolated(nonsending)` so the call stays on the client's executor until the blocking transfer.
+- **Sync growth**, when it misses: per inspection the engine sends its `POST` on a fresh connection
+  (non-idempotent; CONTRACT.md: never rely on `local_id` dedupe) and commits the item's synced state in its
+  own transaction before the next, an fsync at synchronous=FULL; curl keeps one connection and persists
+  nothing. The mixed sync's NORMAL information row shows the fsyncs' share (under parallel builds an fsync
+  waits 1–10 ms for the journal). curl's own time per item also grows with the size (the dev server's
+  per-request cost grows with the records it holds), so the flatness row is partly the server's. Next
+  steps: group the mark-synced commits of a pass only where a repeat is provably harmless, or accept the
+  fsync per item as the crash guarantee's price; profile the server's POST at 3,000 records.
+- **Cold-start rows under load**: the targets are wall-clock p50s of fresh processes; with the 1-minute
+  load several times the core count (other sessions' builds) a process waits for a core most of its
+  life, so the wall figures then say more about the machine than about the shell. The rows' figures are
+  the ones to compare on a quiet machine.
 - **Photo uploads**, when near or over 1.3×: a fresh connection per upload (see above). Next step: let the
   photo stage mark uploads it can safely repeat as idempotent, or accept the cost as the price of never
   sending a `POST` twice.

@@ -60,6 +60,11 @@ public enum InspectionsSchema {
                 ) WITHOUT ROWID
                 """)
         }
+        // `status` and the outbox's failed list ask by `sync_status` alone, which `inspections_outbox`
+        // (status first) cannot answer without reading every row (issue 17: a 100,000-inspection store).
+        migrator.registerMigration(namespace: "inspections", "3-sync-status-index") { db in
+            try db.execute("CREATE INDEX IF NOT EXISTS inspections_sync_status ON inspections(sync_status)")
+        }
     }
 }
 
@@ -94,13 +99,13 @@ public final class InspectionStore: Sendable {
     /// Every local inspection, newest first; only drafts when `draftsOnly`.
     /// - Throws: `DatabaseError`.
     public func all(draftsOnly: Bool = false) throws -> [Inspection] {
+        try queue.read { db in try db.fetchAll(Self.listSQL(draftsOnly: draftsOnly)).map(Self.inspection) }
+    }
+
+    /// The list's query; the drafts-only one searches `inspections_outbox` (pinned in `InspectionQueryPlanTests`).
+    static func listSQL(draftsOnly: Bool) -> String {
         let filter = draftsOnly ? " WHERE inspections.status = 'draft'" : ""
-        return try queue.read { db in
-            try db.fetchAll(
-                "SELECT \(Self.selection)\(filter) ORDER BY inspections.created_at DESC, inspections.rowid DESC"
-            ).map(
-                Self.inspection)
-        }
+        return "SELECT \(Self.selection)\(filter) ORDER BY inspections.created_at DESC, inspections.rowid DESC"
     }
 
     /// Completed inspections waiting for the outbox (not synced, not failed), oldest submit first.
@@ -306,25 +311,29 @@ public final class InspectionStore: Sendable {
         try queue.write { db in try Self.outbox.retry(db, OutboxKey(localID), at: now) }
     }
 
+    /// The pending count's query: a search of `inspections_outbox` (pinned in `InspectionQueryPlanTests`).
+    static let pendingCountSQL =
+        "SELECT count(*) FROM inspections WHERE status = 'completed' AND sync_status = 'pending'"
+
     /// Completed inspections not yet synced and not failed.
     /// - Throws: `DatabaseError`.
     public func pendingCount() throws -> Int {
         try queue.read { db in
-            let count: Int? = try db.scalar(
-                "SELECT count(*) FROM inspections WHERE status = 'completed' AND sync_status = 'pending'")
+            let count: Int? = try db.scalar(Self.pendingCountSQL)
             return count ?? 0
         }
     }
+
+    /// The failed list's query: an index search on `inspections_sync_status` (pinned by EXPLAIN QUERY PLAN in
+    /// `InspectionQueryPlanTests`), never a scan of every inspection.
+    static let failedSQL =
+        "SELECT local_id, sync_error FROM inspections WHERE sync_status = 'failed' ORDER BY updated_at, local_id"
 
     /// Failed inspections, oldest first.
     /// - Throws: `DatabaseError`.
     public func failed() throws -> [FailedOutboxItem] {
         try queue.read { db in
-            try db.fetchAll(
-                """
-                SELECT local_id, sync_error FROM inspections WHERE sync_status = 'failed' ORDER BY updated_at, local_id
-                """
-            ).map {
+            try db.fetchAll(Self.failedSQL).map {
                 FailedOutboxItem(
                     kind: "inspection", localID: $0["local_id"] ?? "",
                     reason: $0["sync_error"] ?? "The server refused it.")

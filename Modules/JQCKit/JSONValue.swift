@@ -57,6 +57,7 @@ extension JSONValue {
     /// - Returns: the value; numbers written as integers become ``int(_:)``, all others ``double(_:)``.
     /// - Throws: ``JSONValueError`` when the bytes are not JSON.
     public static func parse(_ data: Data) throws -> JSONValue {
+        if let value = FastJSONReader.parse(data) { return value }  // the same value, ~10× cheaper (issue 17)
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])

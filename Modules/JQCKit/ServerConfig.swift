@@ -101,13 +101,20 @@ public final class InMemorySelectionStore: ServerSelectionStore {
 /// base comes from ``url(path:query:)``.
 public final class ServerConfig: Sendable {
     private let store: any ServerSelectionStore
+    /// The last stored text validated and the selection it gave: the store is read on every call, and
+    /// only the same text again skips the validation's URL parsing (issue 17: every request reads it).
+    private let lastValidated = Mutex<(text: String, selection: ServerSelection?)?>(nil)
 
     /// A configuration over `store`.
     public init(store: any ServerSelectionStore) { self.store = store }
 
     /// The selection in force: the stored one when it is valid, otherwise ``ServerSelection/primary``.
     public var current: ServerSelection {
-        store.load().flatMap(ServerSelection.init(storedValue:)) ?? .primary
+        guard let text = store.load() else { return .primary }
+        if let last = lastValidated.withLock({ $0 }), last.text == text { return last.selection ?? .primary }
+        let selection = ServerSelection(storedValue: text)
+        lastValidated.withLock { $0 = (text, selection) }
+        return selection ?? .primary
     }
 
     /// Stores a new selection.

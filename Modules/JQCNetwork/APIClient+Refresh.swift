@@ -23,11 +23,12 @@ extension APIClient {
     /// token that still looks near expiry right after a refresh is used, and the 401 path handles it.
     func refreshProactivelyIfNeeded(_ held: Credentials) async throws -> Credentials {
         if let task = refreshTask { return try await awaitRefresh(task) }
-        guard let offset = serverClockOffset, let expiry = AccessToken.expiry(of: held.accessToken),
-            proactivelyRefreshedToken != held.accessToken
-        else { return held }
+        guard let offset = serverClockOffset, proactivelyRefreshedToken != held.accessToken else { return held }
+        let token = facts(of: held.accessToken)
+        guard let expiry = token.expiry else { return held }
         let serverNow = clock.now.addingTimeInterval(offset)
-        let lifetime = APIClient.lifetime(of: held, expiry: expiry, serverClockOffset: offset)
+        let lifetime = APIClient.lifetime(
+            of: held, expiry: expiry, issuedAt: token.issuedAt, serverClockOffset: offset)
         let margin = AccessToken.refreshMargin(lifetime: lifetime)
         guard expiry.timeIntervalSince(serverNow) <= margin else { return held }
         if let received = held.accessTokenReceivedAt, let lifetime, clock.now >= received,
@@ -50,8 +51,10 @@ extension APIClient {
 
     /// The token's lifetime in seconds: `exp − iat`, else `exp −` the time this client received it (moved
     /// onto the server's clock); `nil` when neither is known.
-    static func lifetime(of held: Credentials, expiry: Date, serverClockOffset offset: Double) -> Double? {
-        if let issued = AccessToken.issuedAt(of: held.accessToken) { return expiry.timeIntervalSince(issued) }
+    static func lifetime(of held: Credentials, expiry: Date, issuedAt: Date?, serverClockOffset offset: Double)
+        -> Double?
+    {
+        if let issued = issuedAt { return expiry.timeIntervalSince(issued) }
         if let received = held.accessTokenReceivedAt {
             return expiry.timeIntervalSince(received.addingTimeInterval(offset))
         }

@@ -52,6 +52,14 @@ public actor APIClient {
     var storedRefreshToken: String?
     /// Why the held credentials are not in the store yet (their write failed), or `nil` when they are.
     var unsavedReason: String?
+    /// What was read from the access token last sent (its problem, `exp` and `iat`), so each request does
+    /// not decode the token's base64 and JSON again; read afresh whenever the token changes.
+    var vettedToken: TokenFacts?
+    /// The last `Date` header seen and the instant it names: servers send the same text for a whole
+    /// second, so most replies skip the parse.
+    var lastDateHeader: (text: String, instant: Date)?
+    /// Request URLs without a query already built for one base URL (``requestURL(base:path:query:)``).
+    var urlCache: (base: URL?, urls: [String: URL]) = (nil, [:])
 
     /// A client. Stored credentials are read from `tokens` now.
     /// - Parameters:
@@ -203,6 +211,14 @@ public actor APIClient {
         }
     }
 
+    /// The decoder of every reply: snake_case keys converted to camelCase; never mutated after this, so it
+    /// is shared by every request and thread (``decode(_:from:)``).
+    static let replyDecoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }()
+
     // MARK: - The exchange
 
     /// Sends one request through the policy, the session and the classification; returns `data`.
@@ -224,9 +240,10 @@ public actor APIClient {
         authenticated: Bool = true, idempotent: Bool? = nil, carriesPassword: Bool = false,
         extraHeaders: [(String, String)] = [], progress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> HTTPResponse {
-        if isUpdateRequired { throw APIError.updateRequired }
+        let base = config.current.baseURL  // read through validation on every request (rule 81)
+        if refusals.isRefused(build: identity.build, server: base.absoluteString) { throw APIError.updateRequired }
         var request = HTTPRequest(
-            method: method, url: config.url(path: path, query: query), body: body, kind: kind,
+            method: method, url: requestURL(base: base, path: path, query: query), body: body, kind: kind,
             idempotentOverride: idempotent, carriesPassword: carriesPassword)
         request.headers.set("Accept", "application/json")
         request.headers.set("X-JQC-Client", identity.build)
@@ -236,7 +253,7 @@ public actor APIClient {
         guard authenticated else { return try await transmit(request, progress: progress) }
         if unsavedReason != nil { await retrySavingCredentials() }
         guard let held = credentials else { throw APIError.signedOut }
-        if let problem = TokenCheck.problem(accessToken: held.accessToken) {
+        if let problem = facts(of: held.accessToken).problem {
             // Stored by an older build (issue 21): never replayed; the session cannot go on.
             logger.warning("the stored access token cannot be sent (\(problem)); signing out (local work is kept)")
             signOutLocally()
@@ -270,10 +287,38 @@ public actor APIClient {
             throw APIError.connectionFailed(String(describing: error))
         }
         logger.debug("\(request.method.rawValue) \(request.url.path) → \(response.status)")
-        if let date = response.headers["Date"].flatMap(HTTPDate.parse) {
+        if let text = response.headers["Date"], let date = serverDate(text) {
             serverClockOffset = date.timeIntervalSince(clock.now)
         }
         return response
+    }
+
+    /// `base` + `path` (+ `query`) as ``/JQCKit/ServerConfig/url(base:path:query:)`` builds it; a path without a
+    /// query is built once per base and kept (at most 256 paths), as `URLComponents` costs more than the
+    /// rest of a request's preparation.
+    func requestURL(base: URL, path: String, query: [URLQueryItem]) -> URL {
+        guard query.isEmpty else { return ServerConfig.url(base: base, path: path, query: query) }
+        if urlCache.base != base || urlCache.urls.count >= 256 { urlCache = (base, [:]) }
+        if let known = urlCache.urls[path] { return known }
+        let url = ServerConfig.url(base: base, path: path)
+        urlCache.urls[path] = url
+        return url
+    }
+
+    /// The instant a `Date` header names (``HTTPDate``), parsed only when its text differs from the last one.
+    func serverDate(_ text: String) -> Date? {
+        if let last = lastDateHeader, last.text == text { return last.instant }
+        guard let instant = HTTPDate.parse(text) else { return nil }
+        lastDateHeader = (text, instant)
+        return instant
+    }
+
+    /// The facts of `token` (its problem, `exp`, `iat`), read once per token (``TokenFacts``).
+    func facts(of token: String) -> TokenFacts {
+        if let vetted = vettedToken, vetted.token == token { return vetted }
+        let read = TokenFacts(token)
+        vettedToken = read
+        return read
     }
 
     /// The envelope's `data` for a 2xx reply, or the classified failure.

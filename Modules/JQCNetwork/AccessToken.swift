@@ -74,3 +74,26 @@ enum HTTPDate {
         return era * 146_097 + doe - 719_468
     }
 }
+
+/// What the client reads from one access token before sending it (issue 17): the problem that keeps it
+/// from being sent (``TokenCheck/problem(accessToken:)``), and its `exp` and `iat` claims
+/// (``AccessToken``). Read once per token and kept by ``APIClient`` until the token changes, so a request
+/// does not decode the token's base64 and JSON again.
+struct TokenFacts: Sendable, Equatable {
+    /// The token the facts are about.
+    let token: String
+    /// Why the token cannot be sent, or `nil`.
+    let problem: String?
+    /// `exp`, or `nil` when absent or unreadable.
+    let expiry: Date?
+    /// `iat`, or `nil` when absent or unreadable.
+    let issuedAt: Date?
+
+    /// The facts of `token`, read now.
+    init(_ token: String) {
+        self.token = token
+        problem = TokenCheck.problem(accessToken: token)
+        expiry = problem == nil ? AccessToken.expiry(of: token) : nil
+        issuedAt = problem == nil ? AccessToken.issuedAt(of: token) : nil
+    }
+}

@@ -459,17 +459,29 @@ public final class CurlTransport: HTTPTransport {
             transfer.exceeded = Int64(transfer.maximumHeaderBytes)
             return 0
         }
-        let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
+        // On the bytes (issue 17: no Foundation string work per line): ASCII white space trimmed around the
+        // line, the name and the value.
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
+        let line = CurlTransport.trimmed(bytes[...])
+        if line.starts(with: "HTTP/".utf8) {
             transfer.headers.removeAll()  // a new status line (after `100 Continue` or a retry)
             transfer.headerBytes = length
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-            let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-            transfer.headers.append((name, value))
+        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            let name = CurlTransport.trimmed(line[..<colon])
+            let value = CurlTransport.trimmed(line[(colon + 1)...])
+            transfer.headers.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
         }
         return length
+    }
+
+    /// `bytes` without ASCII white space (space, tab, CR, LF, VT, FF) at either end.
+    static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return bytes[start..<end]
     }
 
     static let progressCallback: jqc_curl_xferinfo_callback = { context, _, _, uploadTotal, uploadNow in

@@ -125,14 +125,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The first value of the field `name` (any letter case), or `nil` when absent.
     public subscript(name: String) -> String? {
-        let lowered = name.lowercased()
-        return fields.first { $0.name.lowercased() == lowered }?.value
+        fields.first { HTTPHeaders.sameName($0.name, name) }?.value
     }
 
     /// Replaces every field named `name` (any letter case) by one with `value`, or removes them when `nil`.
     public mutating func set(_ name: String, _ value: String?) {
-        let lowered = name.lowercased()
-        fields.removeAll { $0.name.lowercased() == lowered }
+        if fields.contains(where: { HTTPHeaders.sameName($0.name, name) }) {
+            fields.removeAll { HTTPHeaders.sameName($0.name, name) }
+        }
         if let value { fields.append((name: name, value: value)) }
     }
 
@@ -145,10 +145,18 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// of C0, DEL, C1) except horizontal tab, at most ``maximumValueBytes`` UTF-8 bytes (RFC 9110 §5.5). A
     /// value built from server data (a token) that fails this is never sent (issue 21).
     public static func isSafeValue(_ value: String) -> Bool {
-        value.utf8.count <= maximumValueBytes
-            && value.unicodeScalars.allSatisfy { scalar in
-                scalar == "\t" || !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
+        // On the UTF-8 bytes (issue 17): C0 controls but tab, DEL, and the C1 controls U+0080…U+009F
+        // (encoded 0xC2 0x80…0x9F) are refused.
+        var previous: UInt8 = 0
+        var count = 0
+        for byte in value.utf8 {
+            count += 1
+            if (byte < 0x20 && byte != 0x09) || byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) {
+                return false
             }
+            previous = byte
+        }
+        return count <= maximumValueBytes
     }
 
     /// Whether `name` is an HTTP field name: one or more `tchar`s (RFC 9110 §5.1, §5.6.2).
@@ -166,6 +174,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
+    }
+
+    /// Whether two field names are the same name: equal bytes, ASCII letters compared without case (field
+    /// names are ASCII tokens, RFC 9110 §5.1). Compares in place, allocating nothing (issue 17: every
+    /// request sets and reads a few fields).
+    static func sameName(_ left: String, _ right: String) -> Bool {
+        left.utf8.elementsEqual(right.utf8) { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
+        }
     }
 
     /// Equal when the same fields appear in the same order.

@@ -19,9 +19,13 @@ public struct RawJSON: Sendable, Hashable, Decodable, CustomStringConvertible {
     /// The `userInfo` key under which ``APIClient`` passes the parsed reply to the decoder.
     public static let rootKey = CodingUserInfoKey(rawValue: "jqc.rawJSON.root")!
 
+    /// The parsed reply ``APIClient/decode(_:from:)`` is decoding on this task, which its shared decoder
+    /// cannot carry in `userInfo`; `nil` outside such a decode.
+    @TaskLocal static var decodingRoot: JSONValue?
+
     /// Decodes the value (`Decodable`).
     public init(from decoder: any Decoder) throws {
-        if let root = decoder.userInfo[RawJSON.rootKey] as? JSONValue,
+        if let root = decoder.userInfo[RawJSON.rootKey] as? JSONValue ?? RawJSON.decodingRoot,
             let found = RawJSON.lookup(root, path: decoder.codingPath)
         {
             value = found

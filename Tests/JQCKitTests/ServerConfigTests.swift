@@ -128,3 +128,21 @@ struct AtomicFileTests {
         }
     }
 }
+
+@Suite("ServerConfig: the validated selection kept between reads (issue 17)")
+struct ServerConfigReuseTests {
+    @Test("a new stored selection is seen on the next read; an invalid one falls back to primary")
+    func changesAreSeenAtOnce() throws {
+        let store = InMemorySelectionStore("http://127.0.0.1:5055")
+        let config = ServerConfig(store: store)
+        #expect(config.current.baseURL.absoluteString == "http://127.0.0.1:5055")
+        #expect(config.current.baseURL.absoluteString == "http://127.0.0.1:5055")
+        try store.save("http://127.0.0.1:6066")
+        #expect(config.current.baseURL.absoluteString == "http://127.0.0.1:6066")
+        try store.save("not a url at all")
+        #expect(config.current == .primary)
+        try store.save("secondary")
+        #expect(config.current == .secondary)
+        #expect(ServerConfig(store: InMemorySelectionStore()).current == .primary)
+    }
+}

@@ -1,14 +1,16 @@
 // jqc-bench: the benchmarks of SPEC.md §6 (issue 11). Run through `make bench` (scripts/bench.sh), which
 // builds this in release mode and writes Docs/BENCHMARKS.md. Never part of `make test`.
 //
-//   jqc-bench [photos] [writes] [coldstart] [transport] [memory] [sync] [form] [--work DIR] [--fixtures DIR]
+//   jqc-bench [photos] [writes] [coldstart] [transport] [memory] [sync] [growth] [form] [--work DIR] [--fixtures DIR]
 //             [--shell PATH] [--devserver PATH] [--server-work DIR] [--quick]
 //       Runs the named benchmarks (all when none is named); prints one Markdown table row per figure on
 //       stdout, progress on stderr.
 //   jqc-bench import-once IN OUT   — one photo import (GNU time measures its peak RSS).
 //   jqc-bench sqlite-version       — the SQLite library JQCStorage links (for the report header).
+//   jqc-bench client-loop URL N [typed] — N GET /api/v1/auth/me through APIClient (the callgrind harness).
 import Foundation
 import JQCStorage
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -24,7 +26,7 @@ struct BenchOptions {
     var serverWork: URL?
     var quick = false
 
-    static let all = ["photos", "writes", "coldstart", "transport", "memory", "sync", "form"]
+    static let all = ["photos", "writes", "coldstart", "transport", "memory", "sync", "growth", "form"]
 
     static func parse(_ arguments: [String]) throws -> BenchOptions {
         var options = BenchOptions()
@@ -90,6 +92,19 @@ func runBenchmarks(_ options: BenchOptions) async throws {
                     shell: options.shell ?? sibling("jqc-shell"), work: work,
                     rows: quick ? 2_000 : 10_000, runs: quick ? 5 : 20, server: server?.baseURL
                 ).run())
+            // Issue 17: the real store at 100,000 inspections, signed in, against a standalone server.
+            emit(
+                try await StoreColdStartBench(
+                    shell: options.shell ?? sibling("jqc-shell"), devserver: devserver,
+                    work: work.appendingPathComponent("real-store", isDirectory: true),
+                    serverWork: options.serverWork ?? work, rows: quick ? 10_000 : 100_000, runs: quick ? 5 : 20
+                ).run())
+        case "growth":
+            emit(
+                try await SyncGrowthBench(
+                    devserver: devserver, work: work, serverWork: options.serverWork ?? work,
+                    sizes: quick ? [30, 100, 300] : [100, 1_000, 3_000]
+                ).run())
         case "form":
             emit(try FormBench(shell: options.shell ?? sibling("jqc-shell"), work: work, rounds: quick ? 3 : 7).run())
         case "memory":
@@ -115,18 +130,36 @@ func runBenchmarks(_ options: BenchOptions) async throws {
     }
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-do {
-    if arguments.first == "import-once" {
-        try ImportOnce.run(Array(arguments.dropFirst()))
-    } else if arguments.first == "memory-child" {
-        try await MemoryChild.run(Array(arguments.dropFirst()))
-    } else if arguments.first == "sqlite-version" {
-        print(DatabaseQueue.sqliteVersion)
-    } else {
-        try await runBenchmarks(try BenchOptions.parse(arguments))
+/// The command line's work, run on a detached task while the main thread waits on a semaphore: no top-level
+/// `await`, so the main thread never parks in `dispatch_main`'s `sigsuspend`, which valgrind 3.19 (the
+/// callgrind profile of `client-loop`, issue 17) cannot run.
+func benchMain() async -> Int32 {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    do {
+        if arguments.first == "import-once" {
+            try ImportOnce.run(Array(arguments.dropFirst()))
+        } else if arguments.first == "memory-child" {
+            try await MemoryChild.run(Array(arguments.dropFirst()))
+        } else if arguments.first == "client-loop" {
+            try await ClientLoop.run(Array(arguments.dropFirst()))
+        } else if arguments.first == "sqlite-version" {
+            print(DatabaseQueue.sqliteVersion)
+        } else {
+            try await runBenchmarks(try BenchOptions.parse(arguments))
+        }
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("jqc-bench: \(error)\n".utf8))
+        return 1
     }
-} catch {
-    FileHandle.standardError.write(Data("jqc-bench: \(error)\n".utf8))
-    exit(1)
 }
+
+let finished = DispatchSemaphore(value: 0)
+let exitStatus = Mutex<Int32>(0)
+Task.detached {
+    let status = await benchMain()
+    exitStatus.withLock { $0 = status }
+    finished.signal()
+}
+finished.wait()
+exit(exitStatus.withLock { $0 })

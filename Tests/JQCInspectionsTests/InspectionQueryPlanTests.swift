@@ -1,0 +1,43 @@
+import Foundation
+import JQCStorage
+import JQCTestSupport
+import Testing
+
+@testable import JQCInspections
+
+/// The store reads `status` and `drafts` make on a large store are index searches, never a scan of every
+/// inspection (issue 17: a 100,000-inspection store; what the cold-start rows of `make bench` rely on).
+@Suite("Inspection store query plans")
+struct InspectionQueryPlanTests {
+    /// SQLite's plan for `sql` on a migrated store (the `detail` of each step).
+    func plan(_ sql: String) throws -> [String] {
+        let fixture = try InspectionFixture()
+        return try fixture.queue.read { db in
+            try db.fetchAll("EXPLAIN QUERY PLAN " + sql).compactMap { $0["detail"] as String? }
+        }
+    }
+
+    @Test("the failed list searches the sync_status index the migration adds")
+    func failedUsesSyncStatusIndex() throws {
+        let steps = try plan(InspectionStore.failedSQL)
+        #expect(steps.contains { $0.contains("USING INDEX inspections_sync_status") }, "\(steps)")
+        #expect(!steps.contains { $0.hasPrefix("SCAN inspections") }, "\(steps)")
+    }
+
+    @Test("the pending count and the draft list search the outbox index")
+    func pendingAndDraftsUseOutboxIndex() throws {
+        for sql in [InspectionStore.pendingCountSQL, InspectionStore.listSQL(draftsOnly: true)] {
+            let steps = try plan(sql)
+            #expect(steps.contains { $0.contains("inspections_outbox") }, "\(sql): \(steps)")
+            #expect(!steps.contains { $0.hasPrefix("SCAN inspections") }, "\(sql): \(steps)")
+        }
+    }
+
+    @Test("the index migration is registered after the table's and the outbox's")
+    func indexMigrationRegistered() {
+        var migrator = DatabaseMigrator()
+        InspectionsSchema.register(in: &migrator)
+        #expect(migrator.registeredKeys.first == "inspections/1-create")
+        #expect(migrator.registeredKeys.last == "inspections/3-sync-status-index")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import JQCComposition
+import JQCInspections
+import JQCKit
+import JQCNetwork
+import JQCStorage
+
+/// Issue 17's growth rows for sync: N = 100, 1,000 and 3,000 completed inspections (template 3: a rating and
+/// a text; no photo, no issue, so one outbox item and one `POST /api/v1/inspections` each) pushed by the REAL
+/// engine — `app.sync.sync(explicit: true)` on an ``AppComposition`` signed in as alex, synchronous=FULL —
+/// to a fresh standalone dev server, against one `curl -K config` process sending the same N bodies
+/// (``InspectionPushStage/payload(for:)``) to another fresh server.
+///
+/// Per item: the timed pass minus one pass with nothing pending (the pull stages' fixed cost, measured right
+/// after on the same engine), over N; curl's time over N. Targets: the engine's time per item flat within
+/// 20 % across the sizes (largest ÷ smallest ≤ 1.2), and ≤ 1.15× curl at 1,000.
+struct SyncGrowthBench {
+    let devserver: String
+    let work: URL
+    let serverWork: URL
+    let sizes: [Int]
+
+    /// One size's figures, in seconds.
+    struct Figures {
+        let items: Int
+        let pass: Double
+        let idlePass: Double
+        let curl: Double
+        var perItem: Double { max(pass - idlePass, 0) / Double(items) }
+        var curlPerItem: Double { curl / Double(items) }
+    }
+
+    func run() async throws -> [ReportRow] {
+        guard let curl = Child.which("curl") else {
+            return [.skipped("Sync growth", target: "flat within 20 %", why: "curl not found: run make deps")]
+        }
+        try? FileManager.default.removeItem(at: work)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        var figures: [Figures] = []
+        for size in sizes { figures.append(try await measure(size, curl: curl)) }
+        var rows: [ReportRow] = []
+        for figure in figures {
+            let ratio = figure.perItem / figure.curlPerItem
+            let note =
+                "app.sync.sync(explicit: true) until nothing is pending: \(format(ms: figure.pass)) in all, minus "
+                + "an idle pass of \(format(ms: figure.idlePass)) (the pull stages), over \(figure.items); curl "
+                + "\(format(ms: figure.curl)) for the same \(figure.items) POST /api/v1/inspections (keep-alive); "
+                + "fresh dev servers"
+            let name = "Sync growth: \(figure.items) inspections (one POST each)"
+            let ours = "\(format(ms: figure.perItem)) per item"
+            let reference = "curl -K: \(format(ms: figure.curlPerItem)) per item"
+            if figure.items == 1_000 {
+                rows.append(
+                    .ratio(
+                        name, ours: ours, reference: reference, ratio: ratio, atMost: 1.15,
+                        target: "ours/curl time ≤ 1.15×", note: note))
+            } else {
+                rows.append(
+                    ReportRow(
+                        benchmark: name, ours: ours, reference: reference, ratio: format(ratio: ratio),
+                        target: "info", verdict: .info, note: note))
+            }
+        }
+        let perItem = figures.map(\.perItem)
+        if let low = perItem.min(), let high = perItem.max(), low > 0 {
+            let spread = figures.map { "\($0.items): \(format(ms: $0.perItem))" }.joined(separator: ", ")
+            rows.append(
+                .ratio(
+                    "Sync growth: time per item, \(sizes.map(String.init).joined(separator: " / ")) items",
+                    ours: "largest \(format(ms: high)) per item", reference: "smallest \(format(ms: low)) per item",
+                    ratio: high / low, atMost: 1.2, target: "flat: largest ÷ smallest ≤ 1.20×",
+                    note: "per item by size: \(spread)"))
+        }
+        return rows
+    }
+
+    /// Queues `size` inspections on a fresh engine and server (not timed), times the pass(es) and an idle pass,
+    /// then the same POSTs from curl against another fresh server.
+    private func measure(_ size: Int, curl: String) async throws -> Figures {
+        let server = try DevServerProcess(
+            executable: devserver, dataDirectory: serverWork.appendingPathComponent("growth-\(size)"))
+        let runWork = work.appendingPathComponent("n\(size)", isDirectory: true)
+        let bench = try await BenchApp.open(data: runWork.appendingPathComponent("data"), baseURL: server.baseURL)
+        let app = bench.app
+        note("sync growth: queueing \(size) completed inspections")
+        var localIDs: [String] = []
+        for index in 0..<size {
+            let draft = try app.inspections.start(
+                StartRequest(templateID: BenchApp.templateID, facilityID: bench.facilityID))
+            try app.inspections.answer(localID: draft.localID, fieldID: "2", arguments: ["\(1 + index % 5)"])
+            try app.inspections.answer(localID: draft.localID, fieldID: "14", arguments: ["Jordan", "Lee"])
+            _ = try app.inspections.submit(localID: draft.localID)
+            localIDs.append(draft.localID)
+        }
+        var passes = 0
+        let pass = try await seconds {
+            repeat {
+                passes += 1
+                _ = try await app.sync.sync(explicit: true)
+            } while try app.outboxStatus().pending.values.reduce(0, +) > 0 && passes < 5
+        }
+        let left = try app.outboxStatus().pending.values.reduce(0, +)
+        guard left == 0 else {
+            server.stop()
+            throw BenchError("sync", "\(left) items were still pending after \(passes) explicit passes (\(size)).")
+        }
+        let idle = try await seconds { _ = try await app.sync.sync(explicit: true) }
+        let bodies = try localIDs.map { InspectionPushStage.payload(for: try app.inspections.inspection(localID: $0)) }
+        server.stop()
+
+        let session = try await Session.start(devserver: devserver, work: serverWork, label: "growth-curl-\(size)")
+        defer { session.stop() }
+        var config = ""
+        for body in bodies {
+            if !config.isEmpty { config += "next\n" }
+            config += session.entry(url: "\(session.baseURL)/api/v1/inspections")
+            config += "header = \"Content-Type: application/json\"\n"
+            config += "data = \(session.quoted(body.jsonString()))\n"
+        }
+        let floor = try session.runCurl(
+            curl, config: config, expecting: ["200", "201"], count: bodies.count, work: runWork,
+            name: "growth-\(size)")
+        note(
+            "sync growth \(size): pass \(format(ms: pass)) (\(passes)), idle \(format(ms: idle)), "
+                + "curl \(format(ms: floor))")
+        return Figures(items: size, pass: pass, idlePass: idle, curl: floor)
+    }
+}
