@@ -1,5 +1,6 @@
 // jqc-shell: the inspector's REPL over the whole engine (SHELL.md, SPEC.md §5).
 import Foundation
+import JQCComposition
 
 #if canImport(Glibc)
     import Glibc
@@ -16,5 +17,14 @@ do {
     FileHandle.standardError.write(
         Data(((message.isEmpty ? "" : "jqc-shell: \(message)\n") + ShellOptions.usage + "\n").utf8))
     exit(message.isEmpty ? 0 : 64)
+}
+if options.showVersion {
+    // Offline, instant: nothing is opened or started (SHELL.md "Invocation").
+    let line =
+        options.json
+        ? #"{"ok":true,"command":"version","data":{"version":"\#(AppComposition.version)","api_version":1}}"#
+        : "jqc-shell \(AppComposition.version) (API v1)"
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    exit(0)
 }
 exit(await ShellMain.run(options: options))

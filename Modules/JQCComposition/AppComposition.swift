@@ -189,7 +189,8 @@ public final class AppComposition: Sendable {
                 isOnline: { await connectivity.isOnline },
                 isSignedIn: { await api.isSignedIn },
                 isUpdateRequired: { await api.isUpdateRequired },
-                identity: { await AppComposition.outboxIdentity(api: api, store: store, server: serverIdentity) }),
+                identity: { await AppComposition.outboxIdentity(api: api, store: store, server: serverIdentity) },
+                isForcedOffline: { await connectivity.isForcedOffline }),
             clock: clock, classify: SyncFailure.classify, logger: logger.labeled("sync"),
             passLock: FileSyncPassLock(url: directory.appendingPathComponent("sync.lock")))  // issue 15
         scheduler = SyncScheduler(

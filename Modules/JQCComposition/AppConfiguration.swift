@@ -88,7 +88,7 @@ public struct OfflineGateTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws -> HTTPResponse
     {
-        if isForcedOffline() { throw TransportError.offline("offline mode is on; use 'online' to reconnect") }
+        if isForcedOffline() { throw TransportError.airplaneMode }
         return try await base.send(request, progress: progress)
     }
 }

@@ -341,7 +341,7 @@ public final class IssueService: Sendable {
             return try await body()
         } catch let error as APIError {
             switch error {
-            case .offline, .timeout, .connectionFailed:
+            case .offline, .airplaneMode, .timeout, .connectionFailed:
                 throw IssuesError(.server, "Comments are online only: \(error.message)", cause: error)
             default:
                 throw IssuesError(.server, error.message, cause: error)

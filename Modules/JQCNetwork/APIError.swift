@@ -8,6 +8,8 @@ import JQCKit
 public enum APIError: CodedError, Hashable {
     /// The server could not be reached (no network, name not resolved, connection refused).
     case offline
+    /// Airplane mode is on (the shell's `offline`), so nothing was sent; `online` leaves it.
+    case airplaneMode
     /// The server did not answer in time.
     case timeout
     /// The connection failed in another way (dropped mid-reply, TLS refused), with the library's reason.
@@ -46,6 +48,8 @@ public enum APIError: CodedError, Hashable {
     public enum Kind: String, CodedErrorKind {
         /// ``APIError/offline``.
         case offline
+        /// ``APIError/airplaneMode``.
+        case airplaneMode = "airplane_mode"
         /// ``APIError/timeout``.
         case timeout
         /// ``APIError/connectionFailed(_:)``.
@@ -98,6 +102,7 @@ public enum APIError: CodedError, Hashable {
     public var kind: Kind {
         switch self {
         case .offline: .offline
+        case .airplaneMode: .airplaneMode
         case .timeout: .timeout
         case .connectionFailed: .connectionFailed
         case .server: .server
@@ -120,12 +125,18 @@ public enum APIError: CodedError, Hashable {
     /// A stable machine code (`network.offline`, `network.timeout`, `network.server`, …) for JSON output and logs.
     public var code: String { kind.code }
 
+    /// The sentence for airplane mode: the inspector switched it on, so the network is not the problem.
+    static let airplaneModeSentence =
+        "You are offline (airplane mode): type 'online' to reconnect. Your work is kept and will sync then."
+
     /// What went wrong and what to do, as a sentence for a person.
     public var message: String {
         switch self {
         case .offline:
             return "The server could not be reached. Check the network connection; "
                 + "your work is kept and will sync later."
+        case .airplaneMode:
+            return APIError.airplaneModeSentence
         case .timeout:
             return "The server took too long to answer. Your work is kept; try again in a moment."
         case .connectionFailed(let reason):
@@ -186,7 +197,7 @@ public enum APIError: CodedError, Hashable {
     /// 5xx, 429 and unreadable replies. The sync engine keeps such items pending and retries with backoff.
     public var isTransient: Bool {
         switch self {
-        case .offline, .timeout, .connectionFailed, .server, .rateLimited, .undecodable: true
+        case .offline, .airplaneMode, .timeout, .connectionFailed, .server, .rateLimited, .undecodable: true
         case .deadlineExceeded, .tooSlow, .replyTooLarge, .tls, .redirected: true
         case .unauthorized, .rejected, .updateRequired, .cancelled, .signedOut, .insecureHTTP: false
         }
@@ -198,7 +209,7 @@ public enum APIError: CodedError, Hashable {
     public var countsAsServerAnswer: Bool {
         switch self {
         case .server, .rateLimited, .undecodable, .rejected, .unauthorized, .updateRequired, .replyTooLarge: true
-        case .offline, .timeout, .connectionFailed, .cancelled, .signedOut: false
+        case .offline, .airplaneMode, .timeout, .connectionFailed, .cancelled, .signedOut: false
         case .deadlineExceeded, .tooSlow, .tls, .insecureHTTP, .redirected: false
         }
     }
@@ -207,6 +218,7 @@ public enum APIError: CodedError, Hashable {
     public init(_ error: TransportError) {
         switch error {
         case .offline: self = .offline
+        case .airplaneMode: self = .airplaneMode
         case .timeout: self = .timeout
         case .cancelled: self = .cancelled
         case .other(let reason): self = .connectionFailed(reason)

@@ -28,6 +28,8 @@ extension HTTPTransport {
 public enum TransportError: CodedError, Hashable {
     /// The server could not be reached: the name did not resolve or the connection was refused.
     case offline(String)
+    /// Airplane mode is on (the shell's `offline`): nothing was sent; `online` leaves it.
+    case airplaneMode
     /// Connecting (TCP, then TLS) took longer than allowed.
     case timeout(String)
     /// The caller's task was cancelled; the transfer was aborted.
@@ -55,6 +57,7 @@ public enum TransportError: CodedError, Hashable {
     public var message: String {
         switch self {
         case .offline(let reason): "The server could not be reached (\(reason))."
+        case .airplaneMode: APIError.airplaneModeSentence
         case .timeout(let reason): "The server took too long to answer (\(reason))."
         case .cancelled: "The request was cancelled."
         case .other(let reason): "The connection to the server failed (\(reason))."

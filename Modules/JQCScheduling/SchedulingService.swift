@@ -167,7 +167,7 @@ public final class SchedulingService: Sendable {
             reply = try await api.sendJSON(.post, path: Self.followUpPath, body: .object(body))
         } catch let error as APIError {
             switch error {
-            case .offline, .timeout, .connectionFailed:
+            case .offline, .airplaneMode, .timeout, .connectionFailed:
                 throw SchedulingError(
                     .offline,
                     "The server could not be reached, so no follow-up was scheduled (\(error.message)). "

@@ -9,6 +9,8 @@ public struct SyncGuards: Sendable {
     public var isSignedIn: @Sendable () async -> Bool
     /// Whether this build was refused by the server (426 remembered).
     public var isUpdateRequired: @Sendable () async -> Bool
+    /// Whether the inspector switched airplane mode on (`offline`), so the stop sentence can say how to leave it.
+    public var isForcedOffline: @Sendable () async -> Bool
 
     /// Whom the pass pushes for (the signed-in user and the server; [authorship], issue 20), or `nil` to
     /// admit every item (a tool or test that drives one feed). Read after the other guards pass.
@@ -18,12 +20,14 @@ public struct SyncGuards: Sendable {
     public init(
         isOnline: @escaping @Sendable () async -> Bool, isSignedIn: @escaping @Sendable () async -> Bool,
         isUpdateRequired: @escaping @Sendable () async -> Bool = { false },
-        identity: @escaping @Sendable () async -> OutboxIdentity? = { nil }
+        identity: @escaping @Sendable () async -> OutboxIdentity? = { nil },
+        isForcedOffline: @escaping @Sendable () async -> Bool = { false }
     ) {
         self.isOnline = isOnline
         self.isSignedIn = isSignedIn
         self.isUpdateRequired = isUpdateRequired
         self.identity = identity
+        self.isForcedOffline = isForcedOffline
     }
 }
 
@@ -35,6 +39,8 @@ public struct SyncPassReport: Sendable, Equatable {
     public var startedAt: Date
     /// Why the pass stopped early, or `nil` when every stage ran.
     public var stoppedBy: SyncStopError?
+    /// Whether the pass was explicit (Sync Now, the shell's `sync`) rather than automatic (timer, trigger).
+    public var isExplicit = false
 }
 
 /// The engine's observable state, published as a stream of snapshots.
@@ -252,7 +258,8 @@ public actor SyncEngine {
             reports.append(report)
         }
         snapshot.runningStage = nil
-        let result = SyncPassReport(stages: reports, startedAt: started, stoppedBy: stop)
+        var result = SyncPassReport(stages: reports, startedAt: started, stoppedBy: stop)
+        result.isExplicit = explicit
         snapshot.lastReport = result
         if let stop {
             snapshot.lastError = stop.message
@@ -273,6 +280,10 @@ public actor SyncEngine {
                 "Update required: the server no longer accepts this version of jqc. Everything stays queued.")
         }
         guard await guards.isOnline() else {
+            if await guards.isForcedOffline() {
+                throw SyncStopError(
+                    .offline, "You are offline (airplane mode): type 'online' to reconnect. Everything stays queued.")
+            }
             throw SyncStopError(
                 .offline, "You are offline; everything stays queued and will sync when you are back online.")
         }

@@ -14,7 +14,7 @@ extension SyncFailure {
             return .cancelled
         case let api as APIError:
             switch api {
-            case .offline: return .offline
+            case .offline, .airplaneMode: return .offline
             case .timeout, .connectionFailed, .deadlineExceeded, .tooSlow: return .timeout
             case .server, .undecodable, .replyTooLarge: return .server(api.message)
             case .tls, .insecureHTTP, .redirected: return .unreachable(api.message)  // not reachable as configured

@@ -137,7 +137,7 @@ struct InspectionSyncIntegrationTests {
         #expect(try world.local(id).syncStatus == .pending)
         #expect(try world.local(id).syncAttempts == 0)
         #expect(try world.app.reference.facilities().phase == .content)
-        await #expect(throws: APIError.offline) { try await world.app.history.page(0) }
+        await #expect(throws: APIError.airplaneMode) { try await world.app.history.page(0) }
     }
 
     @Test("clear cache removes reference data only; a draft stays and its facility comes back on the next pull")

@@ -25,7 +25,7 @@ struct SessionIntegrationTests {
         try await world.login()
         try await world.app.connectivity.setForcedOffline(true)
         await #expect { try await world.app.api.getJSON("/api/v1/facilities") } throws: { error in
-            (error as? APIError) == .offline
+            (error as? APIError) == .airplaneMode
         }
         await #expect { try await world.app.sync.sync(explicit: true) } throws: { error in
             (error as? SyncStopError)?.kind == .offline

@@ -110,7 +110,8 @@ struct BackgroundSyncTests {
         // Airplane mode: no request leaves, not even the session check.
         try #require(try shell.run("offline").allOK)
         let mark = server.requests.count
-        try background("offline", "You are offline; everything stays queued and will sync when you are back online.")
+        try background(
+            "offline", "You are offline (airplane mode): type 'online' to reconnect. Everything stays queued.")
         #expect(server.requests.count == mark, "\(server.requests.dropFirst(mark))")
         try #require(try shell.run("online").allOK)
         // Another process holds the pass lock.

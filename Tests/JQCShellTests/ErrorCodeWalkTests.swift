@@ -104,7 +104,7 @@ struct ErrorCodeWalkTests {
         FailurePath("flag HIGH Leak --photo {dir}/text.jpg", "flag", "issues.photo"),
         FailurePath("schedule-follow-up 99999 2030-01-01", "schedule-follow-up", "scheduling.rejected"),
         FailurePath("offline; issue comments 48", "issue comments", "issues.server"),
-        FailurePath("history", "history", "network.offline"),
+        FailurePath("history", "history", "network.airplane_mode"),
         FailurePath("schedule-follow-up 99999 2030-01-01", "schedule-follow-up", "scheduling.offline"),
     ]
 

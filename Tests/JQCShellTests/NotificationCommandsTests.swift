@@ -72,7 +72,7 @@ struct NotificationCommandsTests {
         #expect(cached["fetched_at"] == fresh["fetched_at"])
         #expect(
             result.stderr.contains(
-                "showing cached dashboard stats — last refresh failed: The server could not be reached."))
+                "showing cached dashboard stats — last refresh failed: You are offline (airplane mode): type 'online'"))
     }
 
     @Test("dashboard with nothing cached and no server fails with a sentence")

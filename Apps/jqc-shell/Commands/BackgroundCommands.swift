@@ -161,7 +161,7 @@ struct BackgroundSummary {
         }
         var lines = ["background sync: \(state)"]
         if let lastRun {
-            lines.append("last background run: \(DateFormats.instantString(lastRun.at)) — \(lastRun.message)")
+            lines.append("last background run: \(LocalTime.text(lastRun.at)) — \(lastRun.message)")
         }
         return lines
     }

@@ -73,6 +73,12 @@ enum FacilitiesCommands {
         }
         let engine = try await context.engine()
         let loaded = try read { try engine.app.reference.areas(facilityID: facility) }
+        if loaded.value.isEmpty, try read({ try engine.app.reference.store.facility(id: facility) }) == nil,
+            try !read({ try engine.app.reference.store.facilities(activeOnly: false) }).isEmpty
+        {
+            // The facilities are on the device and this id is not one of them: say so, not "run sync".
+            throw ShellError.failed("There is no facility \(facility) on this device; 'facilities' lists them.")
+        }
         let (data, note) = phase(loaded, noun: "areas")
         let lines = loaded.value.map {
             "\($0.id)  \(Cell.shown($0.name))" + ($0.areaType.map { " (\(Cell.shown($0)))" } ?? "")

@@ -5,7 +5,8 @@ import JQCKit
 /// every author's with the others' read-only ([authorship], issue 20; SHELL.md).
 extension InspectionCommands {
     static let drafts = Command(
-        "drafts", arguments: [.flag("all", help: "every inspector's drafts on this device (the others' are read-only)")],
+        "drafts",
+        arguments: [.flag("all", help: "every inspector's drafts on this device (the others' are read-only)")],
         summary: "Your local drafts with their badge (--all: every inspector's; the others' are read-only).",
         help: "A shared device keeps each inspector's drafts; by default you see only yours (issue 20).\n"
             + "Example: drafts --all"

@@ -141,7 +141,13 @@ enum InspectionCommands {
         let usage = arguments.usage
         guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one LOCAL_ID. Usage: \(usage)") }
         let engine = try await context.engine()
-        let inspection = try perform { try engine.app.inspections.inspection(localID: arguments.positionals[0]) }
+        let typed = arguments.positionals[0]
+        var localID = typed
+        if (try? engine.app.inspections.inspection(localID: typed)) == nil {  // a unique prefix will do (issue 14)
+            let ids = try engine.app.inspections.list().map(\.localID)
+            localID = try LocalIDPrefix.resolve(typed, among: ids, noun: "inspections")
+        }
+        let inspection = try engine.app.inspections.inspection(localID: localID)
         if inspection.status == .draft,
             let author = await AuthorshipSummary.otherAuthor(inspection.outbox.author, engine.app)
         {
@@ -199,8 +205,11 @@ enum InspectionCommands {
         let value = try perform {
             try engine.app.inspections.answer(localID: id, fieldID: field, arguments: Array(words.dropFirst()))
         }
+        // The echo names the field and shows the value as typed (issue 14): `2 Floors clean and dry = 4 ★`.
+        let schemaField = (try? engine.app.inspections.inspection(localID: id))?.schema.field(id: field)
+        let named = field + (schemaField.map { " " + $0.label } ?? "")
         return CommandOutput(
-            value.map { "\(field) = \($0.jsonString())" } ?? "\(field) cleared.",
+            value.map { "\(named) = \(echo($0, type: schemaField?.type))" } ?? "\(named) cleared.",
             data: ["local_id": .string(id), "field_id": .string(field), "value": value ?? .null])
     }
 
@@ -277,7 +286,7 @@ enum InspectionCommands {
             return try await body()
         } catch let error as APIError {
             switch error {
-            case .offline, .timeout, .connectionFailed:
+            case .offline, .airplaneMode, .timeout, .connectionFailed:
                 throw ShellError.failed("History is online only: \(error.message)", cause: error)
             default: throw error
             }
@@ -299,8 +308,16 @@ enum InspectionCommands {
                 + (row.overallScore.map { "  score \(ScoreExplanation.format($0))" } ?? "")
                 + (row.followUpRequired ? "  FOLLOW-UP REQUESTED" : "")
         }
-        lines.append(
-            "page \(page) — \(result.total) in all" + (result.hasMore ? "; 'history --page \(page + 1)' for more" : ""))
+        if result.inspections.isEmpty && page > 1 {
+            let pages = max(1, (result.total + 29) / 30)  // 30 a page (CONTRACT.md `GET /inspections`)
+            lines.append(
+                "Page \(page) is past the end: \(result.total) completed inspection(s) in all, "
+                    + "\(pages) page\(pages == 1 ? "" : "s"); 'history --page \(pages)' shows the last.")
+        } else {
+            lines.append(
+                "page \(page) — \(result.total) in all"
+                    + (result.hasMore ? "; 'history --page \(page + 1)' for more" : ""))
+        }
         return CommandOutput(
             lines.joined(separator: "\n"),
             data: [
@@ -373,5 +390,20 @@ enum InspectionCommands {
         return CommandOutput(
             "Discarded \(author.map { "\($0)'s " } ?? "")inspection \(localID).",
             data: ["local_id": .string(localID), "discarded": true, "author": author.map(JSONValue.string) ?? .null])
+    }
+}
+
+extension InspectionCommands {
+    /// An answer as a person typed it: a rating as `4 ★`, text without JSON quotes, a list joined with
+    /// commas, a table cell's object as JSON.
+    static func echo(_ value: JSONValue, type: FormFieldType?) -> String {
+        switch value {
+        case .int(let number) where type == .rating: "\(number) ★"
+        case .string(let text) where type == .rating: "\(text) ★"
+        case .string(let text): text
+        case .bool(let flag): flag ? "yes" : "no"
+        case .array(let items): items.map { echo($0, type: nil) }.joined(separator: ", ")
+        default: value.jsonString()
+        }
     }
 }

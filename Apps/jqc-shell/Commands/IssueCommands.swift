@@ -168,8 +168,14 @@ enum IssueCommands {
         "issue show", arguments: [idArgument],
         summary: "One issue with every field and its photos (server id or local id)."
     ) { context, arguments in
-        let id = try oneID(arguments)
+        let typed = try oneID(arguments)
         let engine = try await context.engine()
+        var id = typed
+        // A unique prefix of a local id will do (issue 14); digits alone are a server id, never a prefix.
+        if !typed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), (try? engine.app.issues.issue(id: typed)) == nil {
+            let ids = try perform { try engine.app.issues.list(includeResolved: true).map(\.localID) }
+            id = try LocalIDPrefix.resolve(typed, among: ids, noun: "issues")
+        }
         let issue = try perform { try engine.app.issues.issue(id: id) }
         let view = detail(issue, engine: engine)
         var lines = [line(issue)]
@@ -198,7 +204,8 @@ enum IssueCommands {
             comments.isEmpty
                 ? "No comments."
                 : comments.map {
-                    "\(Cell.shown($0.createdAt) ?? "")  \(Cell.shown($0.authorName) ?? "someone"): \(Cell.shown($0.body))"
+                    "\(Cell.shown($0.createdAt.map { LocalTime.text(serverInstant: $0) }) ?? "")  "
+                        + "\(Cell.shown($0.authorName) ?? "someone"): \(Cell.shown($0.body))"
                 }.joined(separator: "\n"),
             data: [
                 "comments": .array(comments.map { ViewJSON.value(IssueCommentView($0)) })

@@ -46,7 +46,8 @@ enum NotificationCommands {
         var lines = items.map { item in
             let mark = item.read ? "  " : context.output.bold("* ")
             let body = item.body.isEmpty ? "" : " — " + Cell.shown(item.body)
-            return "\(mark)\(item.id)  \(Cell.shown(item.createdAt))  \(Cell.shown(item.title))\(body)"
+            return
+                "\(mark)\(item.id)  \(Cell.shown(LocalTime.text(serverInstant: item.createdAt)))  \(Cell.shown(item.title))\(body)"
         }
         if items.isEmpty {
             lines = ["No notifications pulled yet (they arrive with 'sync' and every minute online)."]
@@ -82,7 +83,7 @@ enum NotificationCommands {
             "open issues:           \(count(stats.openIssues))",
             "overdue schedules:     \(count(stats.overdueSchedules))",
             "pending follow-ups:    \(count(stats.pendingFollowUps))",
-            "fetched at \(DateFormats.instantString(stats.fetchedAt))" + (loaded.isStale ? " (cached)" : ""),
+            "fetched at \(LocalTime.text(stats.fetchedAt))" + (loaded.isStale ? " (cached)" : ""),
         ]
         return CommandOutput(lines.joined(separator: "\n"), data: data)
     }

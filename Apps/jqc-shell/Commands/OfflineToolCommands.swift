@@ -10,23 +10,33 @@ enum OfflineToolCommands {
     static let score = Command(
         "score",
         arguments: [
-            .positional("FILE", .file, help: "a JSON file holding schema and form_data"),
+            .positional(
+                "FILE", .file, optional: true,
+                help: "a JSON file holding schema and form_data (none: the current inspection)"),
             .flag("explain", help: "list each scoreable field's part"),
         ],
-        summary: "Score {\"schema\":[…],\"form_data\":{…}} exactly as submit does (offline).",
+        summary: "Score {\"schema\":[…],\"form_data\":{…}} as submit does (offline); no FILE: the current inspection.",
         help: "Prints the score (or none when nothing counts); --explain lists each scoreable field's part.\n"
-            + "Example: score inspection.json --explain",
+            + "With FILE it never starts a server or touches the network; without FILE it scores the current\n"
+            + "inspection's answers against its pinned schema, as stored on this device.\n"
+            + "Example: score inspection.json --explain\nExample: score --explain",
         offlineTool: true
-    ) { _, arguments in
+    ) { context, arguments in
         let usage = arguments.usage
-        guard arguments.positionals.count == 1 else { throw ShellError.usage("Give one FILE. Usage: \(usage)") }
-        let path = arguments.positionals[0]
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ShellError(.fileUnreadable, "Cannot read \(path): no such file or not readable.")
+        guard arguments.positionals.count <= 1 else {
+            throw ShellError.usage("Give at most one FILE. Usage: \(usage)")
         }
-        let file: ScoreFile
-        file = try ScoreFile(data: data)
-        let explanation = file.explanation
+        let explanation: ScoreExplanation
+        if let path = arguments.positionals.first {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ShellError(.fileUnreadable, "Cannot read \(path): no such file or not readable.")
+            }
+            explanation = try ScoreFile(data: data).explanation
+        } else {
+            let engine = try await context.engine()
+            let inspection = try engine.app.inspections.inspection(localID: try InspectionCommands.currentID(context))
+            explanation = InspectionScorer.explain(schema: inspection.schema, formData: inspection.formData)
+        }
         var payload: [String: JSONValue] = ["score": explanation.score.map(JSONValue.double) ?? .null]
         var text =
             "score: "

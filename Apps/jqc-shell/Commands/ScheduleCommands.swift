@@ -88,10 +88,19 @@ enum ScheduleCommands {
         let loaded = try FacilitiesCommands.read { try scheduling.load() }
         let list = loaded.value
         let today = scheduling.today
+        // Columns aligned (issue 14): id, due date with its OVERDUE mark, frequency; then what and where.
+        let idWidth = list.map { String($0.serverID).count }.max() ?? 0
+        let frequencyWidth = list.map { Cell.shown($0.frequencyLabel ?? $0.frequency.rawValue).count }.max() ?? 0
+        let anyOverdue = list.contains { $0.isOverdue(today: today) }
         let lines = list.map { item in
-            let overdue = item.isOverdue(today: today) ? context.output.red(" OVERDUE") : ""
+            let id = String(item.serverID)
+            let frequency = Cell.shown(item.frequencyLabel ?? item.frequency.rawValue)
+            let mark =
+                item.isOverdue(today: today)
+                ? " " + context.output.red("OVERDUE") : (anyOverdue ? String(repeating: " ", count: 8) : "")
             var line =
-                "\(item.serverID)  \(item.dueDate.text)\(overdue)  \(Cell.shown(item.frequencyLabel ?? item.frequency.rawValue))  "
+                String(repeating: " ", count: idWidth - id.count) + id + "  \(item.dueDate.text)\(mark)  "
+                + frequency + String(repeating: " ", count: frequencyWidth - frequency.count) + "  "
                 + "\(Cell.shown(item.templateName) ?? "template \(item.templateID)") — "
                 + "\(Cell.shown(item.facilityName) ?? "facility \(item.facilityID)")"
             if let parent = item.parentInspectionID { line += "  (follow-up of \(parent))" }

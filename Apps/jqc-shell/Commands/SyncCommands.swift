@@ -43,7 +43,7 @@ enum SyncCommands {
             "online: \(isOnline ? "yes" : forced ? "no (airplane mode)" : "no (server unreachable)")",
             "signed in: " + (user.map { "\($0.displayName) (\($0.username))" } ?? "no"),
             "pending: " + OutboxSummary.line(kinds),
-            "last sync: " + (lastSync.map(DateFormats.instantString) ?? "never"),
+            "last sync: " + (lastSync.map { LocalTime.text($0) } ?? "never"),
         ]
         if let lastError { lines.append("last error: \(lastError)") }
         if updateRequired { lines.append("update required: this build is refused by the server; update jqc.") }

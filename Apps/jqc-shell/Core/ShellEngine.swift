@@ -118,6 +118,7 @@ final class ShellEngine: Sendable {
         app.api.warnings.attach { output.err("warning: \($0)") }  // e.g. a renewed sign-in not saved (issue 15)
         if !options.isBackgroundSync {  // a timer's pass stays silent (issue 15)
             app.notificationSinks.attach(NotificationBanner(output: output))  // new notifications: a stderr banner
+            if interactive { AutomaticPassLine.watch(app.sync, output: output) }  // what the silent pass sent
         }
         await app.launch(background: interactive)
         return engine

@@ -27,10 +27,12 @@ struct ShellOptions {
     var maxReplyMebibytes: Int?
     /// `--admin-faults` (or `JQC_ADMIN_FAULTS=1`): the embedded server opens its `/__admin` endpoints.
     var adminFaults = false
+    /// `--version`: print this build's version and the API version it speaks, then exit 0 (nothing starts).
+    var showVersion = false
 
     static let usage = """
         usage: jqc-shell [--server embedded|primary|secondary|URL] [--data-dir DIR] [--json] [--color auto|always|never]
-                         [--ca-file PATH] [--allow-insecure-http] [--max-reply-mb N] [--admin-faults]
+                         [--ca-file PATH] [--allow-insecure-http] [--max-reply-mb N] [--admin-faults] [--version]
                          [--script FILE | -c "cmd; cmd" | COMMAND [ARGUMENT…]]
         Commands are read from the prompt, from FILE, from -c, from the words after the options (one command,
         e.g. 'jqc-shell --data-dir DIR sync --background'), or from stdin when it is not a terminal.
@@ -102,6 +104,7 @@ struct ShellOptions {
             case "--ca-file": options.caFile = try inline ?? value(name)
             case "--allow-insecure-http": options.allowInsecureHTTP = true
             case "--max-reply-mb": options.maxReplyMebibytes = try replyLimit(inline ?? value(name), from: name)
+            case "--version": options.showVersion = true
             case "-h", "--help": throw UsageError(description: "")
             case _ where !argument.hasPrefix("-"):
                 // The rest of the words are one command (`jqc-shell --data-dir DIR sync --background`).
