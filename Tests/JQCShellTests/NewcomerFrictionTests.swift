@@ -73,6 +73,27 @@ struct NewcomerFrictionTests {
         #expect(result.stdout.contains("2 Floors clean and dry cleared."))
     }
 
+    @Test("a checkbox_group takes --add and --remove; any text field takes --file, line breaks kept")
+    func answerOptions() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-answer-file")
+        let note = directory.path("note.txt")
+        try Data("Mirror cracked.\nSecond line: Küche\n".utf8).write(to: note)
+        let result = try ShellHarness().run([
+            "--json", "-c",
+            "\(login); start --template 4 --facility 21; answer 102 --add Dusted; answer 102 --add trash Windows; "
+                + "answer 102 --remove dusted; answer 102 --remove Trash Windows; start --template 3 --facility 11; "
+                + "answer 10 --file \(note.path); answer 102 --add Nope",
+        ])
+        let lines = result.jsonLines
+        #expect(lines[3]["data"]?["value"] == ["Dusted"])
+        #expect(lines[4]["data"]?["value"] == ["Dusted", "Trash", "Windows"])  // stored in option order
+        #expect(lines[5]["data"]?["value"] == ["Trash", "Windows"])
+        #expect(lines[6]["data"]?["value"] == .null)  // none left: cleared
+        #expect(lines[8]["data"]?["value"] == "Mirror cracked.\nSecond line: Küche\n")
+        #expect(lines[9]["ok"] == false)  // field 102 is not on this form
+        #expect(result.status == 1)
+    }
+
     @Test("score --explain without a file scores the current inspection exactly as submit will")
     func scoreCurrent() throws {
         let harness = ShellHarness()

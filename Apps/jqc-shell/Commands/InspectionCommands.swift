@@ -195,15 +195,21 @@ enum InspectionCommands {
         ],
         rawWords: true, summary: "Set an answer on the current draft (saved at once).",
         help: "Typed by the field: rating 0–5 (0 clears); checkbox true/false; radio/select an option; pass_fail\n"
-            + "Pass/Fail; checkbox_group options; table ROW COLUMN VALUE; text as given.\nExample: answer 2 4"
+            + "Pass/Fail; checkbox_group options; table ROW COLUMN VALUE; text as given; \"\" clears any field.\n"
+            + "answer F --add OPTION… / --remove OPTION… changes a checkbox_group's ticked options;\n"
+            + "answer F --file PATH sets a text field to the file's text, line breaks kept.\nExample: answer 2 4"
     ) { context, arguments in
         let usage = arguments.usage
         let words = arguments.words
         guard let field = words.first else { throw ShellError.usage("Give FIELD_ID and a value. Usage: \(usage)") }
         let engine = try await context.engine()
         let id = try currentID(context)
-        let value = try perform {
-            try engine.app.inspections.answer(localID: id, fieldID: field, arguments: Array(words.dropFirst()))
+        let rest = Array(words.dropFirst())
+        let value: JSONValue?
+        if let typed = try answerOption(rest, field: field, localID: id, engine: engine, usage: usage) {
+            value = try engine.app.inspections.answer(localID: id, fieldID: field, value: typed)
+        } else {
+            value = try perform { try engine.app.inspections.answer(localID: id, fieldID: field, arguments: rest) }
         }
         // The echo names the field and shows the value as typed (issue 14): `2 Floors clean and dry = 4 ★`.
         let schemaField = (try? engine.app.inspections.inspection(localID: id))?.schema.field(id: field)
@@ -405,5 +411,45 @@ extension InspectionCommands {
         case .array(let items): items.map { echo($0, type: nil) }.joined(separator: ", ")
         default: value.jsonString()
         }
+    }
+}
+
+extension InspectionCommands {
+    /// The typed answer `answer FIELD --add OPTION…`, `--remove OPTION…` or `--file PATH` stands for (issue 14), or
+    /// `nil` when the words are a plain value for the field's own parser.
+    /// - `--add` / `--remove`: the checkbox_group's stored options with these ticked or unticked (none left
+    ///   clears it); the field's own check refuses an option it does not have, or a field of another type.
+    /// - `--file`: the file's UTF-8 text verbatim (line breaks kept) for a text field.
+    /// - Throws: ``ShellError`` (`shell.usage` without a value, `shell.file_unreadable` for an unreadable or
+    ///   non-UTF-8 file).
+    static func answerOption(
+        _ words: [String], field: String, localID: String, engine: ShellEngine, usage: String
+    ) throws -> AnswerValue? {
+        guard let option = words.first, ["--add", "--remove", "--file"].contains(option) else { return nil }
+        let values = Array(words.dropFirst())
+        guard !values.isEmpty else { throw ShellError.usage("Give a value after \(option). Usage: \(usage)") }
+        if option == "--file" {
+            guard values.count == 1 else { throw ShellError.usage("Give one PATH after --file. Usage: \(usage)") }
+            let path = values[0]
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ShellError(.fileUnreadable, "Cannot read \(path): no such file or not readable.")
+            }
+            guard let text = String(validating: data, as: UTF8.self) else {
+                throw ShellError(.fileUnreadable, "\(path) is not UTF-8 text; nothing was answered.")
+            }
+            return .text(text)
+        }
+        let stored = try engine.app.inspections.inspection(localID: localID).formData[field]
+        var ticked = stored?.arrayValue?.compactMap(\.stringValue) ?? []
+        for value in values {
+            if option == "--add" {
+                if !ticked.contains(where: { $0.caseInsensitiveCompare(value) == .orderedSame }) {
+                    ticked.append(value)
+                }
+            } else {
+                ticked.removeAll { $0.caseInsensitiveCompare(value) == .orderedSame }
+            }
+        }
+        return ticked.isEmpty ? .clear : .options(ticked)
     }
 }
