@@ -177,4 +177,29 @@ struct NewcomerFrictionTests {
         terminal.type("quit\r")
         #expect(terminal.waitForExit() == 0)
     }
+
+    @Test(
+        "answer F --edit opens $EDITOR on the answer at the prompt and stores what it saved; a script is told to use --file"
+    )
+    func answerEdit() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-pty")
+        let editor = directory.path("fake-editor")
+        try Data("#!/bin/sh\nprintf 'Mirror cracked\\nsecond line: Küche' > \"$1\"\n".utf8).write(to: editor)
+        chmod(editor.path, 0o700)
+        let terminal = try InteractiveTerminalTests.shell(
+            directory, environment: ["EDITOR": editor.path, "VISUAL": editor.path])
+        terminal.type("login alex --password inspect-demo\r")
+        try terminal.waitForText("Signed in as")
+        terminal.type("sync\r")
+        try terminal.waitForText("pending: ")
+        terminal.type("start --template 3 --facility 11 --area 111\r")
+        try terminal.waitForText("Started")
+        terminal.type("answer 10 --edit\r")
+        try terminal.waitForText("10 = Mirror cracked")
+        terminal.type("quit\r")
+        #expect(terminal.waitForExit() == 0)
+        let form = try ShellHarness(dataDirectory: directory).run(["--json", "-c", "form; answer 10 --edit"])
+        #expect(form.jsonLines.first?["data"]?["answers"]?["10"] == "Mirror cracked\nsecond line: Küche")
+        #expect(form.jsonLines.last?["code"] == "shell.usage")
+    }
 }

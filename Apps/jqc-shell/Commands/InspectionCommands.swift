@@ -197,7 +197,8 @@ enum InspectionCommands {
         help: "Typed by the field: rating 0–5 (0 clears); checkbox true/false; radio/select an option; pass_fail\n"
             + "Pass/Fail; checkbox_group options; table ROW COLUMN VALUE; text as given; \"\" clears any field.\n"
             + "answer F --add OPTION… / --remove OPTION… changes a checkbox_group's ticked options;\n"
-            + "answer F --file PATH sets a text field to the file's text, line breaks kept.\nExample: answer 2 4"
+            + "answer F --file PATH sets a text field to the file's text, line breaks kept; at the prompt,\n"
+            + "answer F --edit opens $VISUAL or $EDITOR on it (like git).\nExample: answer 2 4"
     ) { context, arguments in
         let usage = arguments.usage
         let words = arguments.words
@@ -205,6 +206,23 @@ enum InspectionCommands {
         let engine = try await context.engine()
         let id = try currentID(context)
         let rest = Array(words.dropFirst())
+        if rest == ["--edit"] {
+            // At the prompt only: the editor needs this terminal (issue 14).
+            guard context.output.stdinIsTerminal else {
+                throw ShellError.usage(
+                    "--edit opens your editor at the prompt; in a script use --file PATH. Usage: \(usage)")
+            }
+            let current = try engine.app.inspections.inspection(localID: id).formData[field]?.stringValue ?? ""
+            guard let text = try ExternalEditor.edit(current, in: context.dataDirectory.url) else {
+                return CommandOutput(
+                    "The editor exited with an error; \(field) is unchanged.",
+                    data: ["local_id": .string(id), "field_id": .string(field), "unchanged": true])
+            }
+            let value = try engine.app.inspections.answer(localID: id, fieldID: field, value: .text(text))
+            return CommandOutput(
+                "\(field) = \(value.map { echo($0, type: nil) } ?? "(cleared)")",
+                data: ["local_id": .string(id), "field_id": .string(field), "value": value ?? .null])
+        }
         let value: JSONValue?
         if let typed = try answerOption(rest, field: field, localID: id, engine: engine, usage: usage) {
             value = try engine.app.inspections.answer(localID: id, fieldID: field, value: typed)
