@@ -57,7 +57,7 @@ extension AppComposition {
             claimsUnknownAuthor: session?.unknownClaimantID == user.id)
     }
 
-    /// Whom a push would act for now (``outboxIdentity(api:store:server:)``).
+    /// Whom a push would act for now (`outboxIdentity(api:store:server:)`).
     public func currentOutboxIdentity() async -> OutboxIdentity? {
         await Self.outboxIdentity(api: api, store: store, server: serverIdentity)
     }

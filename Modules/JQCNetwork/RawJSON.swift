@@ -5,7 +5,7 @@ import JQCKit
 /// key-converted and `4.0` stays a double (CONTRACT.md "Form schema JSON"; issue 4).
 ///
 /// Declare `form_data` and `form_schema` members as `RawJSON` (`let formData: RawJSON?`). When the model
-/// is decoded by ``APIClient`` (or ``APIClient/decode(_:from:)``), the value is taken from the
+/// is decoded by ``APIClient`` (or ``APIClient/decode(_:from:at:)``), the value is taken from the
 /// losslessly parsed reply at the member's coding path, bypassing `.convertFromSnakeCase`, which would
 /// otherwise rename keys such as `col_headers` inside the object. Decoded by any other decoder it falls
 /// back to ``/JQCKit/JSONValue``'s own decoding.
@@ -19,7 +19,7 @@ public struct RawJSON: Sendable, Hashable, Decodable, CustomStringConvertible {
     /// The `userInfo` key under which ``APIClient`` passes the parsed reply to the decoder.
     public static let rootKey = CodingUserInfoKey(rawValue: "jqc.rawJSON.root")!
 
-    /// The parsed reply ``APIClient/decode(_:from:)`` is decoding on this task, which its shared decoder
+    /// The parsed reply ``APIClient/decode(_:from:at:)`` is decoding on this task, which its shared decoder
     /// cannot carry in `userInfo`; `nil` outside such a decode.
     @TaskLocal static var decodingRoot: JSONValue?
 

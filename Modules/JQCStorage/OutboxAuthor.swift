@@ -94,6 +94,7 @@ public enum OutboxAuthorship {
     /// Records the session: the signed-in user (`nil` when nobody is signed in: the last one is kept) and
     /// the current server identity. The first user recorded becomes the unknown author's claimant.
     /// - Parameters:
+    ///   - db: the open transaction to record in.
     ///   - userID: the signed-in user's server id, or `nil`.
     ///   - username: their login name.
     ///   - server: the server identity (`embedded`, `primary`, `secondary`, a URL).
