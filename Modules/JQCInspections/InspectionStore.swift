@@ -360,7 +360,7 @@ public final class InspectionStore: Sendable {
     /// - Throws: `DatabaseError`.
     public func facilityIDsReferencedByUnsyncedWork(db: Database) throws -> Set<Int> {
         Set(
-            try db.fetchAll("SELECT DISTINCT facility_id FROM inspections WHERE sync_status <> 'synced'")
+            try db.fetchAll("SELECT DISTINCT facility_id FROM inspections WHERE sync_status IN ('pending', 'failed')")
                 .compactMap { $0["facility_id"] as Int? })
     }
 

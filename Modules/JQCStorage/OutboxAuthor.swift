@@ -139,7 +139,7 @@ public enum OutboxAuthorship {
             let rows = try db.fetchAll(
                 """
                 SELECT author_user_id, author_username, author_server, count(*) AS n FROM \(name)
-                WHERE sync_status <> 'synced' GROUP BY author_user_id, author_username, author_server
+                WHERE sync_status IN ('pending', 'failed') GROUP BY author_user_id, author_username, author_server
                 ORDER BY author_username, author_server
                 """)
             counts += rows.map { UnsyncedCount(table: name, author: OutboxAuthor(row: $0), count: $0["n"] ?? 0) }
