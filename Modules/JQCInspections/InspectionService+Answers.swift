@@ -78,6 +78,14 @@ extension InspectionService {
         }
     }
 
+    /// The field `fieldID` on a draft's pinned schema, or `nil` when the form has no such field; for echoing an
+    /// answer (`2 Floors clean and dry = 4 ★`). Reads only the row's status and schema hash: the schema comes
+    /// from the cache, as on the answer path.
+    /// - Throws: ``InspectionsError`` `notFound`, `notADraft`, `storage`.
+    public func pinnedField(localID: String, fieldID: String) throws -> FormField? {
+        try wrap { try store.queue.read { db in try pinnedSchema(db, localID).field(id: fieldID) } }
+    }
+
     /// The pinned schema of a draft, from the cache (read and parsed from the row on a miss).
     /// - Throws: ``InspectionsError`` `notFound`, `notADraft`; `DatabaseError`.
     func pinnedSchema(_ db: Database, _ localID: String) throws -> FormSchema {

@@ -230,7 +230,7 @@ enum InspectionCommands {
             value = try perform { try engine.app.inspections.answer(localID: id, fieldID: field, arguments: rest) }
         }
         // The echo names the field and shows the value as typed (issue 14): `2 Floors clean and dry = 4 ★`.
-        let schemaField = (try? engine.app.inspections.inspection(localID: id))?.schema.field(id: field)
+        let schemaField = try? engine.app.inspections.pinnedField(localID: id, fieldID: field)  // cached schema
         let named = field + (schemaField.map { " " + $0.label } ?? "")
         return CommandOutput(
             value.map { "\(named) = \(echo($0, type: schemaField?.type))" } ?? "\(named) cleared.",
