@@ -111,8 +111,12 @@ final class ShellEngine: Sendable {
                     snapshot.lastSyncAt != last.0 || snapshot.lastError != last.1
                 else { continue }
                 last = (snapshot.lastSyncAt, snapshot.lastError)
+                // The pass's unreadable records come from its report, as `sync` writes them: two writers of
+                // one fact, never one clearing what the other just saved (a pass that ran no stage keeps them).
+                let stages = snapshot.lastReport?.stages ?? []
                 stateFile.save(
-                    lastSyncAt: snapshot.lastSyncAt ?? stateFile.load().lastSyncAt, lastError: snapshot.lastError)
+                    lastSyncAt: snapshot.lastSyncAt ?? stateFile.load().lastSyncAt, lastError: snapshot.lastError,
+                    pullProblems: stages.isEmpty ? nil : stages.flatMap { $0.problems ?? [] })
             }
         }
         app.api.warnings.attach { output.err("warning: \($0)") }  // e.g. a renewed sign-in not saved (issue 15)
