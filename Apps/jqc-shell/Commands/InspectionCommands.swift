@@ -63,7 +63,7 @@ enum InspectionCommands {
 
     /// The terminal width: `$COLUMNS`, else the terminal's, else 100 (not a terminal).
     static func terminalWidth() -> Int {
-        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 {
+        if let text = ShellEnvironment.variables["COLUMNS"], let columns = Int(text), columns > 0 {
             return columns
         }
         var size = winsize()

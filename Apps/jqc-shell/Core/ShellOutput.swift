@@ -47,7 +47,7 @@ final class ShellOutput: Sendable {
     }
     private let state = Mutex(State())
 
-    init(options: ShellOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(options: ShellOptions, environment: [String: String] = ShellEnvironment.variables) {
         json = options.json
         stderrIsTerminal = isatty(STDERR_FILENO) == 1
         stdinIsTerminal = isatty(STDIN_FILENO) == 1
