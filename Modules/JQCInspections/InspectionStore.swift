@@ -124,7 +124,8 @@ public final class InspectionStore: Sendable {
                 "area_name", "status", "schema_hash", "overall_score", "created_at",
             ] + OutboxTable.columnNames + OutboxTable.authorColumnNames
         let filter = draftsOnly ? " WHERE status = 'draft'" : ""
-        return "SELECT \(columns.joined(separator: ", ")) FROM inspections\(filter) ORDER BY created_at DESC, rowid DESC"
+        return "SELECT \(columns.joined(separator: ", ")) FROM inspections\(filter) "
+            + "ORDER BY created_at DESC, rowid DESC"
     }
 
     /// Completed inspections waiting for the outbox (not synced, not failed), oldest submit first.

@@ -26,14 +26,15 @@ struct InspectionListingTests {
         world.clock.advance(by: 60)
         _ = try world.answeredDraft()
         world.clock.advance(by: 60)
-        let theirs = try world.service.start(StartRequest(templateID: 3, facilityID: 21, areaID: nil))
         try world.queue.write { db in
-            try db.execute(
-                "UPDATE inspections SET sync_status = 'failed', sync_error = 'HTTP 422: facility closed', "
-                    + "sync_attempts = 5 WHERE local_id = ?", [failed.localID])
-            try db.execute(
-                "UPDATE inspections SET author_user_id = 8, author_username = 'sam', author_server = 'primary' "
-                    + "WHERE local_id = ?", [theirs.localID])
+            // Sam's session makes the next draft his (the outbox insert trigger stamps it).
+            try OutboxAuthorship.record(db, userID: 8, username: "sam", server: "primary")
+        }
+        _ = try world.service.start(StartRequest(templateID: 3, facilityID: 21, areaID: nil))
+        try world.queue.write { db in
+            let key = [OutboxKey(failed.localID)]
+            try InspectionStore.outbox.markAttempt(db, key, attempts: 5, reason: "timed out", at: world.clock.now)
+            try InspectionStore.outbox.markFailed(db, key, reason: "HTTP 422: facility closed", at: world.clock.now)
         }
         return world
     }
