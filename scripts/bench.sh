@@ -179,9 +179,12 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   100,000 inspections of template 3 — one in 1,000 a draft, one in 1,000 completed and pending, the rest
   synced — signed in as alex, against a standalone dev server: `-c "echo ready"` (< 30 ms), `status`
   (engine, health probe, every outbox kind's counts and failed items; < 50 ms) and `drafts` (< 50 ms).
-  The `inspections_sync_status` index (migration `inspections/2-sync-status-index`) keeps the failed list
-  from reading every row; listing drafts parses each draft's answers and pinned schema, which
-  FastJSONReader made ~10× cheaper.
+  The `inspections_sync_status` index (migration `inspections/3-sync-status-index`) keeps the failed list
+  from reading every row; `drafts` reads list lines (`InspectionService.listings`: the drafts found by the
+  `inspections_outbox` index, without their answers and pinned schemas) and whom the device acts for once
+  per command, not once per draft. jqc-bench keeps its own connection to the store it built open while the
+  shells run, so no shell replays the population's write-ahead log (a shell that is the store's only user
+  and finds a large WAL replays it at every start: 55 M instructions for the 46 MB this population leaves).
 - **Memory while syncing 10,000 items** — a child `jqc-bench memory-child` builds an `AppComposition`
   (synchronous=FULL, signed in as alex) and pushes 10,000 completed inspections with
   `app.sync.sync(explicit: true)` passes (every stage of the pass runs), queueing 250 at a time, and reports

@@ -136,6 +136,13 @@ public final class InspectionService: Sendable {
         try wrap { try store.all(draftsOnly: draftsOnly) }
     }
 
+    /// The list lines of ``list(draftsOnly:)`` — the same inspections in the same order — without their answers
+    /// and pinned schemas (``InspectionListing``): what `drafts` and `inspections` show (issue 17).
+    /// - Throws: ``InspectionsError`` `storage`.
+    public func listings(draftsOnly: Bool = false) throws -> [InspectionListing] {
+        try wrap { try store.listings(draftsOnly: draftsOnly) }
+    }
+
     // MARK: Submit
 
     /// Submits a draft in ONE transaction (SPEC.md §4 "Local writes are atomic"): required validation on the

@@ -108,6 +108,26 @@ public final class InspectionStore: Sendable {
         return "SELECT \(Self.selection)\(filter) ORDER BY inspections.created_at DESC, inspections.rowid DESC"
     }
 
+    /// Every local inspection's list line, newest first; only drafts when `draftsOnly`. Reads the row's plain
+    /// columns only — never `form_data` nor a pinned schema (``InspectionListing``).
+    /// - Throws: `DatabaseError`.
+    public func listings(draftsOnly: Bool = false) throws -> [InspectionListing] {
+        try queue.read { db in try db.fetchAll(Self.listingSQL(draftsOnly: draftsOnly)).map(Self.listing) }
+    }
+
+    /// The list lines' query: the columns ``InspectionListing`` holds, in the order of ``listSQL(draftsOnly:)``;
+    /// the drafts-only one searches `inspections_outbox` (pinned in `InspectionQueryPlanTests`).
+    static func listingSQL(draftsOnly: Bool) -> String {
+        let columns =
+            [
+                "local_id", "server_id", "template_id", "template_name", "facility_id", "facility_name", "area_id",
+                "area_name", "status", "schema_hash", "overall_score", "created_at",
+            ] + OutboxTable.columnNames + OutboxTable.authorColumnNames
+        let filter = draftsOnly ? " WHERE status = 'draft'" : ""
+        return "SELECT \(columns.joined(separator: ", ")) FROM inspections\(filter) "
+            + "ORDER BY created_at DESC, rowid DESC"
+    }
+
     /// Completed inspections waiting for the outbox (not synced, not failed), oldest submit first.
     /// - Throws: `DatabaseError`.
     public func pendingSubmissions() throws -> [Inspection] {
@@ -385,6 +405,17 @@ public final class InspectionStore: Sendable {
             submitLatitude: row["submit_latitude"], submitLongitude: row["submit_longitude"], notes: row["notes"],
             followUpRequired: row["follow_up_required"] ?? false, followUpNote: row["follow_up_note"],
             createdAt: created, updatedAt: row["updated_at"] ?? created)
+    }
+
+    /// A list line from a row of ``listingSQL(draftsOnly:)`` (the same defaults as ``inspection(_:)``).
+    static func listing(_ row: Row) -> InspectionListing {
+        InspectionListing(
+            localID: row["local_id"] ?? "", serverID: row["server_id"], templateID: row["template_id"] ?? 0,
+            templateName: row["template_name"] ?? "", facilityID: row["facility_id"] ?? 0,
+            facilityName: row["facility_name"] ?? "", areaID: row["area_id"], areaName: row["area_name"],
+            status: InspectionStatus(rawValue: row["status"] ?? "") ?? .draft, outbox: OutboxState(row: row),
+            schemaHash: row["schema_hash"] ?? "", overallScore: row["overall_score"],
+            createdAt: row["created_at"] ?? Date(timeIntervalSince1970: 0))
     }
 }
 

@@ -36,6 +36,19 @@ struct JSONValueTests {
             value.jsonString() == #"{"a":[1,{"b":"é😀 \"quoted\" \\ /"}],"c":{"d":[],"e":{}},"f":"line\nbreak\u0001"}"#)
     }
 
+    @Test("a string with one character to escape is escaped, and one with none is written as it is")
+    func escapesOneByOne() throws {
+        let cases: [(String, String)] = [
+            ("say \"hi\"", #""say \"hi\"""#), (#"C:\temp"#, #""C:\\temp""#), ("tab\there", #""tab\there""#),
+            ("bell\u{07}", #""bell\u0007""#), ("Café — ✓ 😀 / <b>", #""Café — ✓ 😀 / <b>""#), ("", #""""#),
+        ]
+        for (text, written) in cases {
+            #expect(JSONValue.string(text).jsonString() == written)
+            #expect(try JSONValue.parse(written) == .string(text))
+            #expect(JSONValue.object([text: .string(text)]).jsonString() == "{\(written):\(written)}")
+        }
+    }
+
     @Test("text that is not JSON is refused with a sentence")
     func invalidJSON() {
         #expect(throws: JSONValueError.self) { try JSONValue.parse("<html>502 Bad Gateway</html>") }

@@ -47,7 +47,13 @@ extension AuthorshipSummary {
     /// The author's name when `author` is not the signed-in inspector's (on this server), else `nil`; with
     /// nobody signed in, every item counts as the reader's own.
     static func otherAuthor(_ author: OutboxAuthor, _ app: AppComposition) async -> String? {
-        guard let identity = await app.currentOutboxIdentity(), !identity.owns(author) else { return nil }
+        otherAuthor(author, identity: await app.currentOutboxIdentity())
+    }
+
+    /// ``otherAuthor(_:_:)`` against an identity read once (`app.currentOutboxIdentity()`), for a list that
+    /// asks it of every row (`drafts`): the same answer, without reading the session again per row.
+    static func otherAuthor(_ author: OutboxAuthor, identity: OutboxIdentity?) -> String? {
+        guard let identity, !identity.owns(author) else { return nil }
         return author.displayName
     }
 

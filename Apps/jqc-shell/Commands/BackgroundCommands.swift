@@ -102,7 +102,7 @@ enum BackgroundCommands {
     /// made absolute), `--allow-insecure-http` and `--max-reply-mb` (a user service sees none of the shell's
     /// environment).
     static func passedOptions(
-        _ options: ShellOptions, environment: [String: String] = ProcessInfo.processInfo.environment
+        _ options: ShellOptions, environment: [String: String] = ShellEnvironment.variables
     )
         -> [String]
     {

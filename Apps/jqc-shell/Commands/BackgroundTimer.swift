@@ -32,7 +32,7 @@ struct BackgroundTimer {
 
     init(
         dataDirectory: URL, passedOptions: [String] = [],
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ShellEnvironment.variables
     ) {
         self.dataDirectory = dataDirectory.standardizedFileURL
         self.passedOptions = passedOptions

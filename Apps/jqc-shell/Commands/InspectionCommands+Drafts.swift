@@ -3,6 +3,9 @@ import JQCKit
 
 /// `drafts [--all]`: a shared device keeps each inspector's drafts; the signed-in inspector sees theirs, `--all`
 /// every author's with the others' read-only ([authorship], issue 20; SHELL.md).
+///
+/// It reads the drafts' list lines (`InspectionService.listings`: no answers, no pinned schema) and whom
+/// the device acts for once, not once per draft (issue 17: `drafts` on a 100,000-inspection store).
 extension InspectionCommands {
     static let drafts = Command(
         "drafts",
@@ -12,10 +15,11 @@ extension InspectionCommands {
             + "Example: drafts --all"
     ) { context, arguments in
         let engine = try await context.engine()
-        let every = try perform { try engine.app.inspections.list(draftsOnly: true) }
+        let every = try perform { try engine.app.inspections.listings(draftsOnly: true) }
+        let identity = await engine.app.currentOutboxIdentity()
         var authors: [String: String] = [:]  // local id → another inspector's name
         for draft in every {
-            authors[draft.localID] = await AuthorshipSummary.otherAuthor(draft.outbox.author, engine.app)
+            authors[draft.localID] = AuthorshipSummary.otherAuthor(draft.outbox.author, identity: identity)
         }
         let list = arguments.has("all") ? every : every.filter { authors[$0.localID] == nil }
         let hidden = every.count - list.count

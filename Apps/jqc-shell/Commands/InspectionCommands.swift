@@ -44,9 +44,15 @@ enum InspectionCommands {
         await engine.app.autosave.start(openDraft: { directory.readText("current") })
     }
 
-    static func summary(_ inspection: Inspection) -> JSONValue { ViewJSON.value(InspectionSummaryView(inspection)) }
+    static func summary(_ inspection: Inspection) -> JSONValue { summary(InspectionListing(inspection)) }
 
-    static func line(_ inspection: Inspection) -> String {
+    /// A list line's JSON (`InspectionSummaryView`), from what a list reads.
+    static func summary(_ listing: InspectionListing) -> JSONValue { ViewJSON.value(InspectionSummaryView(listing)) }
+
+    static func line(_ inspection: Inspection) -> String { line(InspectionListing(inspection)) }
+
+    /// A list line: `LOCAL_ID  [Badge]  Template — Facility / Area  score S  — error`.
+    static func line(_ inspection: InspectionListing) -> String {
         var text =
             "\(inspection.localID)  [\(inspection.badge.label)]  \(Cell.shown(inspection.templateName)) — \(Cell.shown(inspection.facilityName))"
         if let area = inspection.areaName { text += " / \(Cell.shown(area))" }
@@ -57,7 +63,7 @@ enum InspectionCommands {
 
     /// The terminal width: `$COLUMNS`, else the terminal's, else 100 (not a terminal).
     static func terminalWidth() -> Int {
-        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 {
+        if let text = ShellEnvironment.variables["COLUMNS"], let columns = Int(text), columns > 0 {
             return columns
         }
         var size = winsize()
@@ -127,7 +133,7 @@ enum InspectionCommands {
 
     static let inspections = Command("inspections", summary: "Every local inspection with its badge.") { context, _ in
         let engine = try await context.engine()
-        let list = try perform { try engine.app.inspections.list() }
+        let list = try perform { try engine.app.inspections.listings() }
         return CommandOutput(
             list.isEmpty ? "No inspections on this device." : list.map(line).joined(separator: "\n"),
             data: [

@@ -27,7 +27,7 @@ enum SessionCommands {
         let password: String
         if let given = arguments.option("password") {
             password = given
-        } else if let environment = ProcessInfo.processInfo.environment["JQC_PASSWORD"] {
+        } else if let environment = ShellEnvironment.variables["JQC_PASSWORD"] {
             password = environment
         } else if context.output.stdinIsTerminal, let typed = getpass("Password for \(username): ") {
             password = String(cString: typed)

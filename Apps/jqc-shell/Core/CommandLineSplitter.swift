@@ -7,7 +7,7 @@ enum CommandLineSplitter {
     /// The commands on `line`, each as its words; empty commands (`;;`, blank) are dropped.
     /// - Throws: ``ShellError`` (`shell.syntax`) for an unterminated quote or a trailing backslash.
     /// An unquoted word that is `~` or starts with `~/` has `~` replaced by `home`, as a POSIX shell does.
-    static func commands(_ line: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) throws
+    static func commands(_ line: String, home: String? = ShellEnvironment.variables["HOME"]) throws
         -> [[String]]
     {
         var commands: [[String]] = []

@@ -59,7 +59,7 @@ struct CommandLineCompletion: CompletionProvider {
     /// Ids and field ids.
     var values: any CompletionValues = NoCompletionValues()
     /// `~` in a typed path.
-    var home: String? = ProcessInfo.processInfo.environment["HOME"]
+    var home: String? = ShellEnvironment.variables["HOME"]
 
     func complete(_ textBeforeCursor: String) -> Completion {
         // Only the last `;`-separated command counts.

@@ -9,7 +9,7 @@ struct DataDirectory: Sendable {
     let url: URL
 
     /// `--data-dir`, else `$JQC_HOME`, else `$XDG_DATA_HOME/jqc`, else `~/.local/share/jqc`.
-    static func resolve(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    static func resolve(option: String?, environment: [String: String] = ShellEnvironment.variables) -> URL {
         if let option, !option.isEmpty { return URL(fileURLWithPath: option) }
         if let home = environment["JQC_HOME"], !home.isEmpty { return URL(fileURLWithPath: home) }
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {

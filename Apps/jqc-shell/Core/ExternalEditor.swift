@@ -17,7 +17,7 @@ enum ExternalEditor {
     /// - Throws: ``ShellError`` (`shell.file_unreadable`) when the file cannot be written or read back, or is
     ///   not UTF-8; `shell.failed` when the editor cannot be started.
     static func edit(
-        _ initial: String, in directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+        _ initial: String, in directory: URL, environment: [String: String] = ShellEnvironment.variables
     ) throws -> String? {
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let file = directory.appendingPathComponent("answer-edit-\(getpid()).txt")

@@ -17,7 +17,7 @@ struct InteractiveLoop {
     func run() async -> Int32 {
         let output = context.output
         output.out(await Banner.text(context: context))
-        let (limit, limitWarning) = HistoryFile.limit(environment: ProcessInfo.processInfo.environment)
+        let (limit, limitWarning) = HistoryFile.limit(environment: ShellEnvironment.variables)
         let history = HistoryFile(url: context.dataDirectory.file("history"), limit: limit)
         for warning in [limitWarning].compactMap({ $0 }) + history.load() {
             output.err(output.yellow("warning: ") + warning)

@@ -79,7 +79,7 @@ final class ShellEngine: Sendable {
             dataDirectory: dataDirectory.url, server: ServerConfig(store: selection),
             network: options.networkConfiguration(output: output))
         configuration.serverIdentity = { identityCell.current.description }
-        if let seconds = ShellEngine.notificationPollSeconds(ProcessInfo.processInfo.environment) {
+        if let seconds = ShellEngine.notificationPollSeconds(ShellEnvironment.variables) {
             configuration.notificationPollInterval = seconds
         }
         let app: AppComposition

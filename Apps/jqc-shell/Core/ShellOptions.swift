@@ -67,7 +67,7 @@ struct ShellOptions {
     /// stands in for `--max-reply-mb`).
     /// - Throws: ``UsageError`` for anything unknown, a missing value, or `--script` with `-c`.
     static func parse(
-        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+        _ arguments: [String], environment: [String: String] = ShellEnvironment.variables
     ) throws -> ShellOptions {
         var options = ShellOptions()
         options.adminFaults = environment["JQC_ADMIN_FAULTS"] == "1"
@@ -148,7 +148,7 @@ extension ShellOptions {
     /// The live transport's configuration from `--max-reply-mb`, `--ca-file` (with `$JQC_CA_FILE`,
     /// `$SSL_CERT_FILE`, `$CURL_CA_BUNDLE`, `$SSL_CERT_DIR`) and `--allow-insecure-http`; warnings go to stderr.
     func networkConfiguration(
-        output: ShellOutput, environment: [String: String] = ProcessInfo.processInfo.environment
+        output: ShellOutput, environment: [String: String] = ShellEnvironment.variables
     ) -> CurlTransport.Configuration {
         CurlTransport.Configuration(
             limits: maxReplyMebibytes.flatMap(TransferLimits.jsonReplyLimit(mebibytes:)) ?? TransferLimits(),

@@ -47,7 +47,7 @@ final class ShellOutput: Sendable {
     }
     private let state = Mutex(State())
 
-    init(options: ShellOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(options: ShellOptions, environment: [String: String] = ShellEnvironment.variables) {
         json = options.json
         stderrIsTerminal = isatty(STDERR_FILENO) == 1
         stdinIsTerminal = isatty(STDIN_FILENO) == 1
@@ -177,7 +177,9 @@ final class ShellOutput: Sendable {
     /// (or dropped without colour).
     func render(_ text: String) -> String {
         let safe = TerminalText.sanitized(text, keepingLineFeeds: true)
-        guard safe.contains(markerStart) else { return safe }
+        // A marker starts with U+E000 (UTF-8 EE 80 80): text without the byte 0xEE has none, and the byte scan
+        // costs a fraction of Foundation's substring search over a long list (issue 17).
+        guard safe.utf8.contains(0xEE), safe.contains(markerStart) else { return safe }
         let pieces = safe.components(separatedBy: markerStart)
         var result = pieces[0]
         for piece in pieces.dropFirst() {

@@ -26,6 +26,25 @@ enum ViewJSON {
 
     /// `camelCase` → `snake_case`; a run of capitals is one word (`URLs` → `urls`, `ID` → `id`).
     static func snakeCase(_ name: String) -> String {
+        // Swift names are ASCII: byte by byte, the same rule without Unicode property lookups (a list of 100
+        // rows asks this of every key of every row; issue 17).
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            var result: [UInt8] = []
+            result.reserveCapacity(name.utf8.count + 4)
+            var previous: UInt8?
+            for byte in name.utf8 {
+                let upper = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
+                if upper, let previous,
+                    (previous >= UInt8(ascii: "a") && previous <= UInt8(ascii: "z"))
+                        || (previous >= UInt8(ascii: "0") && previous <= UInt8(ascii: "9"))
+                {
+                    result.append(UInt8(ascii: "_"))
+                }
+                result.append(upper ? byte + 32 : byte)
+                previous = byte
+            }
+            return String(decoding: result, as: UTF8.self)
+        }
         var result = ""
         var previous: Character?
         for character in name {
@@ -66,6 +85,7 @@ final class ViewSlot {
     func member(_ key: String) -> ViewSlot {
         var members: [String: ViewSlot] = [:]
         if case .object(let existing) = content { members = existing }
+        content = .value(.null)  // the dictionary's only owner is now `members`: the insert does not copy it
         let slot = ViewSlot()
         members[key] = slot
         content = .object(members)
@@ -75,6 +95,7 @@ final class ViewSlot {
     func append() -> ViewSlot {
         var items: [ViewSlot] = []
         if case .array(let existing) = content { items = existing }
+        content = .value(.null)  // the same for the array
         let slot = ViewSlot()
         items.append(slot)
         content = .array(items)

@@ -167,7 +167,7 @@ struct InspectionSummaryView: Encodable {
     let syncError: String?
     let schemaHash: String
 
-    init(_ inspection: Inspection) {
+    init(_ inspection: InspectionListing) {
         localID = inspection.localID
         serverID = inspection.serverID
         templateID = inspection.templateID
