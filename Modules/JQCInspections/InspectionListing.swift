@@ -36,48 +36,24 @@ public struct InspectionListing: Sendable, Hashable {
     /// When the record was created (the list's order: newest first).
     public var createdAt: Date
 
-    /// The listing of a full inspection: the same values, field for field.
-    public init(_ inspection: Inspection) {
-        localID = inspection.localID
-        serverID = inspection.serverID
-        templateID = inspection.templateID
-        templateName = inspection.templateName
-        facilityID = inspection.facilityID
-        facilityName = inspection.facilityName
-        areaID = inspection.areaID
-        areaName = inspection.areaName
-        status = inspection.status
-        outbox = inspection.outbox
-        schemaHash = inspection.schemaHash
-        overallScore = inspection.overallScore
-        createdAt = inspection.createdAt
-    }
-
-    /// A listing from its values (``InspectionStore`` reads them from a row).
-    init(
-        localID: String, serverID: Int?, templateID: Int, templateName: String, facilityID: Int, facilityName: String,
-        areaID: Int?, areaName: String?, status: InspectionStatus, outbox: OutboxState, schemaHash: String,
-        overallScore: Double?, createdAt: Date
-    ) {
-        self.localID = localID
-        self.serverID = serverID
-        self.templateID = templateID
-        self.templateName = templateName
-        self.facilityID = facilityID
-        self.facilityName = facilityName
-        self.areaID = areaID
-        self.areaName = areaName
-        self.status = status
-        self.outbox = outbox
-        self.schemaHash = schemaHash
-        self.overallScore = overallScore
-        self.createdAt = createdAt
-    }
-
     /// The outbox status (``/JQCStorage/OutboxState/status``).
     public var syncStatus: SyncStatus { outbox.status }
     /// The last failure, as a sentence (``/JQCStorage/OutboxState/error``).
     public var syncError: String? { outbox.error }
     /// The badge shown in lists (seed 000 §11 "Status badge map").
     public var badge: InspectionBadge { InspectionBadge(status: status, syncStatus: syncStatus) }
+}
+
+// In an extension, so the struct keeps its memberwise initialiser (``InspectionStore`` builds a listing from a
+// row's values with it).
+extension InspectionListing {
+    /// The listing of a full inspection: the same values, field for field.
+    public init(_ inspection: Inspection) {
+        self.init(
+            localID: inspection.localID, serverID: inspection.serverID, templateID: inspection.templateID,
+            templateName: inspection.templateName, facilityID: inspection.facilityID,
+            facilityName: inspection.facilityName, areaID: inspection.areaID, areaName: inspection.areaName,
+            status: inspection.status, outbox: inspection.outbox, schemaHash: inspection.schemaHash,
+            overallScore: inspection.overallScore, createdAt: inspection.createdAt)
+    }
 }
