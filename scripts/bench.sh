@@ -3,7 +3,7 @@
 #
 #   scripts/bench.sh                  every benchmark; writes Docs/BENCHMARKS.md and prints its table
 #   scripts/bench.sh --quick [NAMES]  smaller sizes, prints only
-#                                     (NAMES: photos writes coldstart transport memory sync growth form)
+#                                     (NAMES: photos writes coldstart transport memory sync growth form nochange)
 #
 # Builds jqc-bench, jqc-shell and jqc-devserver in release mode (never debug, never a timed test), runs
 # .build/release/jqc-bench, and records the machine (nproc, CPU, Swift, SQLite, load). Fixture photos are
