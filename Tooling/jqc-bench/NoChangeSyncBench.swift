@@ -133,3 +133,19 @@ struct NoChangeSyncBench {
         return (result.elapsed, bytes)
     }
 }
+
+/// `jqc-bench nochange-loop BASE_URL DATA_DIR N`: the engine over `DATA_DIR` signs in as alex on a running dev
+/// server and does one full pull, then N no-change `app.sync.sync(explicit: true)` passes, and prints their wall
+/// time. The callgrind harness of the no-change rows (issue 17): (Ir at N = 6 − Ir at N = 1) / 5 is one pass.
+enum NoChangeLoop {
+    static func run(_ arguments: [String]) async throws {
+        guard arguments.count == 3, let count = Int(arguments[2]), count >= 0 else {
+            throw BenchError("usage", "nochange-loop BASE_URL DATA_DIR N")
+        }
+        let bench = try await BenchApp.open(data: URL(fileURLWithPath: arguments[1]), baseURL: arguments[0])
+        let elapsed = try await seconds {
+            for _ in 0..<count { _ = try await bench.app.sync.sync(explicit: true) }
+        }
+        print(String(format: "%d no-change passes in %.1f ms", count, elapsed * 1000))
+    }
+}

@@ -8,6 +8,7 @@
 //   jqc-bench import-once IN OUT   — one photo import (GNU time measures its peak RSS).
 //   jqc-bench sqlite-version       — the SQLite library JQCStorage links (for the report header).
 //   jqc-bench contract-seed N OUT  — a dev-server seed of N facilities, 5N areas, 200 templates (ContractSeed).
+//   jqc-bench nochange-loop URL DATA N — a full pull, then N no-change sync passes (the callgrind harness).
 //   jqc-bench client-loop URL N [typed] — N GET /api/v1/auth/me through APIClient (the callgrind harness).
 import Foundation
 import JQCStorage
@@ -149,6 +150,8 @@ func benchMain() async -> Int32 {
             try await MemoryChild.run(Array(arguments.dropFirst()))
         } else if arguments.first == "client-loop" {
             try await ClientLoop.run(Array(arguments.dropFirst()))
+        } else if arguments.first == "nochange-loop" {
+            try await NoChangeLoop.run(Array(arguments.dropFirst()))
         } else if arguments.first == "contract-seed" {
             try ContractSeed.run(Array(arguments.dropFirst()))
         } else if arguments.first == "sqlite-version" {
