@@ -45,7 +45,9 @@ struct ReferenceDigestTests {
         #expect(digests[.facilities]?.digest == ContentDigest.hex(facilities))
         #expect(digests[.areas]?.digest == ContentDigest.hex(areas) && digests[.areas]?.etag == nil)
         // Marks the cache so a re-apply would show: the same bytes must not rewrite the row.
-        try world.queue.write { db in try db.execute("UPDATE reference_facilities SET name = 'Local' WHERE id = 11") }
+        var marked = try #require(try world.store.template(id: 3))
+        marked.name = "Local"
+        try world.store.upsertTemplateForTesting(marked)
 
         world.clock.advance(by: 60)
         let before = try world.totalChanges()
@@ -53,7 +55,7 @@ struct ReferenceDigestTests {
         let second = try await world.stage().run(world.pass)
         #expect(second.pulled == 0 && second.error == nil)
         #expect(try world.totalChanges() - before == 3)  // one refresh record per collection, no data row
-        #expect(try world.store.facility(id: 11)?.name == "Local")
+        #expect(try world.store.template(id: 3)?.name == "Local")
         for collection in ReferenceCollection.allCases {
             #expect(try world.store.refreshState(collection).lastSuccessAt == world.clock.now)
         }
@@ -63,7 +65,6 @@ struct ReferenceDigestTests {
         world.script(facilities: renamed, areas: areas, templates: templates)
         let third = try await world.stage().run(world.pass)
         #expect(third.pulled == 4)  // facilities, and areas read in full after a facilities change
-        #expect(try world.store.facility(id: 11)?.name == "Main")
         #expect(try world.store.facility(id: 21)?.name == "Clinix")
         #expect(try world.store.conditions()[.facilities]?.digest == ContentDigest.hex(renamed))
     }
