@@ -185,6 +185,19 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   per command, not once per draft. jqc-bench keeps its own connection to the store it built open while the
   shells run, so no shell replays the population's write-ahead log (a shell that is the store's only user
   and finds a large WAL replays it at every start: 55 M instructions for the 46 MB this population leaves).
+- **No-change sync** (issue 17) — a contract of N = 30, 300 and 3,000 facilities, 5N areas and 200 templates of
+  60 fields (Tooling/jqc-bench/ContractSeed.swift; `jqc-bench contract-seed N OUT` writes the seed) on a fresh
+  standalone release dev server; the REAL engine (`AppComposition`, signed in as alex) does one full pull, then
+  `app.sync.sync(explicit: true)` passes with nothing changed: the row is the `reference` stage's time (its
+  `StageReport.seconds`; the note gives the whole pass, every pull stage), median of 5, against one `curl -K`
+  process fetching the same three lists (keep-alive, the engine's headers, bodies to /dev/null), interleaved.
+  With ETags the engine sends `If-None-Match` and gets three 304s (target ≤ 0.3× curl); against
+  `jqc-devserver --no-etags` (target ≤ 1.5× curl) it recognises the byte-identical bodies by the ContentDigest
+  stored with each list (migration `facilities/3-body-digest`) and neither decodes nor applies them. Before the
+  digest, the no-ETags stage took 131 / 125 / 729 ms (9.8× / 7.6× / 22×; callgrind, 300 facilities: 1,126.8 M
+  instructions per no-change pass, 44 % `FormSchema(json:)` hashing the 200 schemas, most of the rest the JSON
+  parse); after, 6.8 M (−99.4 %). The note's change count (`sqlite3_total_changes` over the timed passes) is
+  the refresh records of every pull stage; no reference row is rewritten.
 - **Memory while syncing 10,000 items** — a child `jqc-bench memory-child` builds an `AppComposition`
   (synchronous=FULL, signed in as alex) and pushes 10,000 completed inspections with
   `app.sync.sync(explicit: true)` passes (every stage of the pass runs), queueing 250 at a time, and reports
