@@ -14,7 +14,7 @@ public struct ReferencePart<Item: Sendable & Hashable>: Sendable, Hashable {
     public var everyIDReadable: Bool
     /// The reply's `ETag`, stored with the applied rows (only for a reply with no unreadable item), or `nil`.
     public var etag: String?
-    /// The ``ContentDigest`` of the reply body, stored like ``etag``: a later reply with the same digest is
+    /// The ``/JQCKit/ContentDigest`` of the reply body, stored like ``etag``: a later reply with the same digest is
     /// current without being decoded (``/JQCNetwork/ListReply/sameBody(etag:)``), or `nil`.
     public var digest: String?
 
@@ -237,7 +237,10 @@ extension ReferenceStore {
         try queue.read { db in
             var found: [ReferenceCollection: (etag: String?, digest: String?)] = [:]
             for row in try db.fetchAll(
-                "SELECT collection, etag, body_digest FROM reference_refresh WHERE etag IS NOT NULL OR body_digest IS NOT NULL"
+                """
+                SELECT collection, etag, body_digest FROM reference_refresh
+                WHERE etag IS NOT NULL OR body_digest IS NOT NULL
+                """
             ) {
                 if let name: String = row["collection"], let collection = ReferenceCollection(rawValue: name) {
                     found[collection] = (row["etag"], row["body_digest"])

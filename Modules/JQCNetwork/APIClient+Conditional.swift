@@ -6,25 +6,26 @@ public enum ListReply: Sendable, Equatable {
     /// `304 Not Modified`: the cached copy is current; nothing was sent but the status.
     case notModified
     /// A `2xx` reply whose body is byte for byte the one the cached copy was built from (its
-    /// ``ContentDigest`` equals the one given): current like a 304, and neither parsed nor decoded. `etag` is
+    /// ``/JQCKit/ContentDigest`` equals the one given): current like a 304, and neither parsed nor decoded. `etag` is
     /// the reply's usable `ETag`, or `nil`.
     case sameBody(etag: String?)
     /// A `2xx` reply: the envelope's `data`, the reply's `ETag` when it sent a usable one, and the
-    /// ``ContentDigest/hex(_:)`` of its body (to store with what is built from it).
+    /// ``/JQCKit/ContentDigest/hex(_:)`` of its body (to store with what is built from it).
     case fresh(JSONValue, etag: String?, digest: String)
 }
 
 extension APIClient {
     /// `GET path` with `If-None-Match: etag` when an ETag is given (issue 17): a `304` is ``ListReply/notModified``;
     /// a `2xx` whose body has the digest `knownDigest` is ``ListReply/sameBody(etag:)``; any other reply is
-    /// classified as ``getJSON(_:query:)`` does. A server without ETags always answers ``ListReply/fresh(_:etag:digest:)``
-    /// with `etag` `nil` (or `sameBody`), and the client works unchanged.
+    /// classified as ``getJSON(_:query:)`` does. A server without ETags always answers
+    /// ``ListReply/fresh(_:etag:digest:)`` with `etag` `nil` (or `sameBody`), and the client works unchanged.
     /// - Parameters:
     ///   - path: an `/api/v1/…` list path.
     ///   - query: query items, in order.
     ///   - etag: the ETag stored with the cached list, or `nil` (an unconditional `GET`). Only a value
     ///     ``usableETag(_:)`` accepts is ever sent.
-    ///   - knownDigest: the ``ContentDigest/hex(_:)`` of the reply body the cached list was built from, or `nil`.
+    ///   - knownDigest: the ``/JQCKit/ContentDigest/hex(_:)`` of the reply body the cached list was built from,
+    ///     or `nil`.
     /// - Throws: ``APIError``.
     public func getList(
         _ path: String, query: [URLQueryItem] = [], ifNoneMatch etag: String?, knownDigest: String? = nil
