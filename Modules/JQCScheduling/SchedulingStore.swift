@@ -47,7 +47,7 @@ public enum SchedulingSchema {
 }
 
 /// The SQL of the scheduling feature. Reads return values (seed 001 rule 68); every multi-row change is one
-/// transaction. Cached rows are deleted in exactly one place: ``apply(_:serverToday:isAbsent:)`` for the rows the
+/// transaction. Cached rows are deleted in exactly one place: ``apply(_:serverToday:isAbsent:etag:)`` for the rows the
 /// server no longer returns (rule 71).
 public final class SchedulingStore: Sendable {
     /// The store.
