@@ -198,6 +198,11 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   instructions per no-change pass, 44 % `FormSchema(json:)` hashing the 200 schemas, most of the rest the JSON
   parse); after, 6.8 M (−99.4 %). The note's change count (`sqlite3_total_changes` over the timed passes) is
   the refresh records of every pull stage; no reference row is rewritten.
+  A no-change pass with ETags commits once in the reference stage (its refresh records: one fdatasync at FULL;
+  strace: 3 fdatasyncs for the whole pass), which is most of the ETag rows' time and of their spread from run
+  to run on a loaded machine (0.10×–0.32× over three runs at a load of 4–5). The other pulls (assigned
+  issues, schedules, follow-ups) send `If-None-Match` too; their 304s save the transfer, and the issues and
+  follow-ups reconcile their kept list again (their outcome depends on local state).
 - **Memory while syncing 10,000 items** — a child `jqc-bench memory-child` builds an `AppComposition`
   (synchronous=FULL, signed in as alex) and pushes 10,000 completed inspections with
   `app.sync.sync(explicit: true)` passes (every stage of the pass runs), queueing 250 at a time, and reports
