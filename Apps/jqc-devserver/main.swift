@@ -6,7 +6,7 @@ import JQCKit
 
 let usage = """
     usage: jqc-devserver [--host 127.0.0.1] [--port N] [--data-dir DIR] [--seed demo|FILE] [--today YYYY-MM-DD]
-                         [--admin] [--access-ttl SECONDS] [--refresh-ttl SECONDS]
+                         [--admin] [--access-ttl SECONDS] [--refresh-ttl SECONDS] [--no-etags]
     The default data directory is ./jqc-devserver-data.
     """
 

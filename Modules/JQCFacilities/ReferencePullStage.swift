@@ -42,31 +42,47 @@ public struct ReferencePullStage: SyncStage {
     }
 
     public func run(_ pass: SyncPass) async throws -> StageReport {
-        let pull: ReferencePull
+        var pull: ReferencePull
         var problems: [String] = []
         do {
-            let etags = (try? store.etags()) ?? [:]
-            let facilities = try await api.getList("/api/v1/facilities", ifNoneMatch: etags[.facilities])
-            let areas = try await api.getList("/api/v1/areas", ifNoneMatch: etags[.areas])
-            let templates = try await api.getList("/api/v1/templates", ifNoneMatch: etags[.templates])
+            let known = (try? store.conditions()) ?? [:]
+            func get(_ collection: ReferenceCollection, conditional: Bool = true) async throws -> ListReply {
+                let stored = conditional ? known[collection] : nil
+                return try await api.getList(
+                    "/api/v1/\(collection.rawValue)", ifNoneMatch: stored?.etag, knownDigest: stored?.digest)
+            }
+            let facilities = try await get(.facilities)
+            // Areas are applied against the cached facilities (rule 57): after a facilities change they are
+            // read in full, so an area skipped or cascaded away before is placed again.
+            let areas = try await get(.areas, conditional: facilities.isUnchanged)
+            let templates = try await get(.templates)
             func part<Reply: Decodable & Sendable, Item: Sendable & Hashable>(
                 _ reply: ListReply, _ list: String, as type: Reply.Type, _ item: (Reply) -> Item
             ) throws -> ReferencePart<Item>? {
-                guard case .fresh(let data, let etag) = reply else { return nil }
+                guard case .fresh(let data, let etag, let digest) = reply else { return nil }
                 let decoded = try DecodedList<Reply>.decode(data)
                 for failure in decoded.failures {
                     pass.logger.warning("a record of /\(list) could not be read: \(failure.reason)")
                 }
                 problems += decoded.problems(list)
-                // A list with an unreadable record keeps no ETag, so the next pass fetches and reports it again.
+                // A list with an unreadable record keeps no ETag or digest, so the next pass reads and reports it again.
+                let complete = decoded.failures.isEmpty
                 return ReferencePart(
                     items: decoded.items.map(item), presentIDs: decoded.presentIDs,
-                    everyIDReadable: decoded.everyIDReadable, etag: decoded.failures.isEmpty ? etag : nil)
+                    everyIDReadable: decoded.everyIDReadable, etag: complete ? etag : nil,
+                    digest: complete ? digest : nil)
             }
             pull = ReferencePull(
                 facilities: try part(facilities, "facilities", as: FacilityReply.self) { $0.facility },
                 areas: try part(areas, "areas", as: AreaReply.self) { $0.area },
                 templates: try part(templates, "templates", as: TemplateReply.self) { $0.template })
+            for (collection, reply) in [
+                (ReferenceCollection.facilities, facilities), (.areas, areas), (.templates, templates),
+            ] {
+                if case .sameBody(let etag?) = reply, etag != known[collection]?.etag {
+                    pull.sameBodyETags[collection] = etag
+                }
+            }
         } catch {
             let message = (error as? APIError)?.message ?? String(describing: error)
             try? store.recordFailure(ReferenceCollection.allCases, at: pass.clock.now, error: message)

@@ -14,13 +14,19 @@ public struct ReferencePart<Item: Sendable & Hashable>: Sendable, Hashable {
     public var everyIDReadable: Bool
     /// The reply's `ETag`, stored with the applied rows (only for a reply with no unreadable item), or `nil`.
     public var etag: String?
+    /// The ``/JQCKit/ContentDigest`` of the reply body, stored like ``etag``: a later reply with the same digest is
+    /// current without being decoded (``/JQCNetwork/ListReply/sameBody(etag:)``), or `nil`.
+    public var digest: String?
 
     /// A part.
-    public init(items: [Item], presentIDs: Set<Int>, everyIDReadable: Bool = true, etag: String? = nil) {
+    public init(
+        items: [Item], presentIDs: Set<Int>, everyIDReadable: Bool = true, etag: String? = nil, digest: String? = nil
+    ) {
         self.items = items
         self.presentIDs = presentIDs
         self.everyIDReadable = everyIDReadable
         self.etag = etag
+        self.digest = digest
     }
 
     /// Whether the reply proves `id` gone from the server.
@@ -36,6 +42,9 @@ public struct ReferencePull: Sendable, Hashable {
     public var areas: ReferencePart<Area>?
     /// Templates, or `nil` when unchanged.
     public var templates: ReferencePart<InspectionTemplate>?
+    /// For an unchanged collection whose byte-identical reply (``/JQCNetwork/ListReply/sameBody(etag:)``) carried a
+    /// new `ETag`: that tag, stored with the cache so the next pull can be conditional.
+    public var sameBodyETags: [ReferenceCollection: String] = [:]
 
     /// A pull; `facilities` is deduplicated by id here (rule 45).
     public init(
@@ -75,8 +84,10 @@ extension ReferenceStore {
     /// compared with its stored row and written only when it differs; facilities the reply proves gone are pruned
     /// — kept as inactive while unsynced local work references them (§8.4); areas are related to their facility
     /// (rule 57) and pruned; templates pruned (rule 56). An unchanged collection (`nil`, a 304) is left as it is.
-    /// Every collection's refresh is recorded as a success, with the ETag of each fresh one (dropped when the part
-    /// carried none).
+    /// Every collection's refresh is recorded as a success, with the ETag and body digest of each fresh one (dropped
+    /// when the part carried none, and for facilities when one was kept inactive for local work — so the next pull
+    /// reads that list in full and prunes it once the work is gone). Areas skipped for want of their facility need
+    /// no such rule: after any facilities change the stage reads areas unconditionally.
     /// - Parameters:
     ///   - pull: the three answers (called only after all three requests succeeded).
     ///   - now: the refresh time.
@@ -94,13 +105,21 @@ extension ReferenceStore {
             if let part = pull.areas { try applyAreas(db, part, into: &result) }
             if let part = pull.templates { try applyTemplates(db, part, into: &result) }
             for collection in ReferenceCollection.allCases {
-                let etag: String??
+                let condition: (etag: String?, digest: String?)?
                 switch collection {
-                case .facilities: etag = pull.facilities.map(\.etag)
-                case .areas: etag = pull.areas.map(\.etag)
-                case .templates: etag = pull.templates.map(\.etag)
+                case .facilities:
+                    condition = pull.facilities.map {
+                        result.retainedInactive.isEmpty ? ($0.etag, $0.digest) : (nil, nil)
+                    }
+                case .areas:
+                    condition = pull.areas.map { ($0.etag, $0.digest) }
+                case .templates: condition = pull.templates.map { ($0.etag, $0.digest) }
                 }
-                try Self.recordSuccess(db, collection, at: now, etag: etag)
+                try Self.recordSuccess(db, collection, at: now, condition: condition)
+                if condition == nil, let etag = pull.sameBodyETags[collection] {
+                    try db.execute(
+                        "UPDATE reference_refresh SET etag = ? WHERE collection = ?", [etag, collection.rawValue])
+                }
             }
             return result
         }
@@ -211,6 +230,26 @@ extension ReferenceStore {
         }
     }
 
+    /// The stored ETag and body digest of each collection that has either (only for a cache a pull filled; both are
+    /// cleared with it, so neither ever stands for an empty cache).
+    /// - Throws: `DatabaseError`.
+    public func conditions() throws -> [ReferenceCollection: (etag: String?, digest: String?)] {
+        try queue.read { db in
+            var found: [ReferenceCollection: (etag: String?, digest: String?)] = [:]
+            for row in try db.fetchAll(
+                """
+                SELECT collection, etag, body_digest FROM reference_refresh
+                WHERE etag IS NOT NULL OR body_digest IS NOT NULL
+                """
+            ) {
+                if let name: String = row["collection"], let collection = ReferenceCollection(rawValue: name) {
+                    found[collection] = (row["etag"], row["body_digest"])
+                }
+            }
+            return found
+        }
+    }
+
     /// The stored ETag of each collection (only for a cache a pull filled; cleared with it).
     /// - Throws: `DatabaseError`.
     public func etags() throws -> [ReferenceCollection: String] {
@@ -227,11 +266,11 @@ extension ReferenceStore {
         }
     }
 
-    /// Records a successful refresh; `etag` `nil` keeps the stored ETag (the collection was unchanged), `.some`
-    /// replaces it (`.some(nil)` drops it).
-    private static func recordSuccess(_ db: Database, _ collection: ReferenceCollection, at now: Date, etag: String??)
-        throws
-    {
+    /// Records a successful refresh; `condition` `nil` keeps the stored ETag and digest (the collection was
+    /// unchanged), a value replaces both (a `nil` member drops it).
+    private static func recordSuccess(
+        _ db: Database, _ collection: ReferenceCollection, at now: Date, condition: (etag: String?, digest: String?)?
+    ) throws {
         try db.execute(
             """
             INSERT INTO reference_refresh (collection, last_attempt_at, last_success_at, last_error)
@@ -239,8 +278,10 @@ extension ReferenceStore {
             ON CONFLICT(collection) DO UPDATE SET last_attempt_at = excluded.last_attempt_at,
                 last_success_at = excluded.last_success_at, last_error = NULL
             """, [collection.rawValue, now, now])
-        if let etag {
-            try db.execute("UPDATE reference_refresh SET etag = ? WHERE collection = ?", [etag, collection.rawValue])
+        if let condition {
+            try db.execute(
+                "UPDATE reference_refresh SET etag = ?, body_digest = ? WHERE collection = ?",
+                [condition.etag, condition.digest, collection.rawValue])
         }
     }
 }

@@ -55,6 +55,11 @@ public enum FacilitiesSchema {
             // The ETag of each cached list (issue 17), dropped with the refresh records whenever the cache is cleared.
             try db.execute("ALTER TABLE reference_refresh ADD COLUMN etag TEXT")
         }
+        migrator.registerMigration(namespace: "facilities", "3-body-digest") { db in
+            // The ContentDigest of the reply body each cached list was built from (issue 17): a byte-identical reply
+            // is current without being decoded. Dropped with the refresh records, like the ETag.
+            try db.execute("ALTER TABLE reference_refresh ADD COLUMN body_digest TEXT")
+        }
     }
 }
 

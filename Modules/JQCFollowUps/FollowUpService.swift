@@ -92,16 +92,36 @@ public final class FollowUpService: Sendable {
 
     /// ``pull()`` with the unreadable requests: each fails alone (a sentence naming its JSON path, logged), and a
     /// reply with any unreadable item deletes nothing and clears no flag, as a reply cut at its limit (issue 21).
+    ///
+    /// Conditional (issue 17): the request carries the ETag of the reply last applied; on a `304` that reply, kept
+    /// with it, is applied again exactly as if the server had sent it (the mirror onto local inspections and the
+    /// clearing of flags depend on local state that changes between pulls), saving the transfer. A reply with an
+    /// unreadable item keeps no ETag.
     /// - Returns: requests received and applied, and one sentence per unreadable one.
     /// - Throws: `APIError` (or `SyncStopError`) and `DatabaseError`.
     public func pullList() async throws -> (received: Int, problems: [String]) {
         do {
-            let reply = try await api.getJSON(
-                Self.listPath,
-                query: [
-                    URLQueryItem(name: "follow_up_required", value: "true"),
-                    URLQueryItem(name: "limit", value: String(Self.limit)),
-                ])
+            let query = [
+                URLQueryItem(name: "follow_up_required", value: "true"),
+                URLQueryItem(name: "limit", value: String(Self.limit)),
+            ]
+            let cached = try store.pullCondition()
+            var answer = try await api.getList(Self.listPath, query: query, ifNoneMatch: cached?.etag)
+            var kept: JSONValue?
+            if answer.isUnchanged {
+                kept = cached.flatMap { try? JSONValue.parse($0.reply) }
+                // The kept reply cannot be read back (it always can): ask again, unconditionally.
+                if kept == nil { answer = try await api.getList(Self.listPath, query: query, ifNoneMatch: nil) }
+            }
+            let reply: JSONValue
+            let condition: (etag: String, reply: String)?
+            if case .fresh(let data, let etag, _) = answer {
+                reply = data
+                condition = etag.map { ($0, data.jsonString()) }
+            } else {
+                reply = kept ?? .null
+                condition = cached
+            }
             guard let items = reply["inspections"] else {
                 throw APIError.undecodable("data.inspections: the member is missing")
             }
@@ -110,7 +130,7 @@ public final class FollowUpService: Sendable {
             }
             for failure in list.failures { logger.warning("a follow-up request could not be read: \(failure.reason)") }
             let complete = (items.arrayValue?.count ?? 0) < Self.limit && list.failures.isEmpty
-            try store.apply(list.items, complete: complete)
+            try store.apply(list.items, complete: complete, condition: list.failures.isEmpty ? condition : nil)
             try store.recordRefresh(error: nil)
             return (list.items.count, list.problems("follow-ups"))
         } catch {

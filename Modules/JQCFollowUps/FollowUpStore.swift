@@ -34,6 +34,12 @@ public enum FollowUpsSchema {
                 )
                 """)
         }
+        migrator.registerMigration(namespace: namespace, "2-pull-etag") { db in
+            // The follow-ups reply as last applied, with its ETag (issue 17, conditional requests): erased with the
+            // state row whenever the cache is cleared (logout, server or user switch).
+            try db.execute("ALTER TABLE follow_up_state ADD COLUMN etag TEXT")
+            try db.execute("ALTER TABLE follow_up_state ADD COLUMN reply TEXT")
+        }
     }
 }
 
@@ -53,12 +59,20 @@ public final class FollowUpStore: Sendable {
     /// id (clearing `fulfilled_locally`), mirrors `follow_up_required`/`follow_up_note` onto the matching
     /// local inspections, and — only when `complete` (the reply was not cut at its limit) — deletes the
     /// requests the server no longer returns and clears the flag of synced local inspections it no longer
-    /// lists (the "after sync" clearing point, §15).
+    /// lists (the "after sync" clearing point, §15). `condition` is the reply's ETag and JSON text, kept for the
+    /// next conditional pull (issue 17); `nil` forgets both.
     /// - Returns: how many cached requests were deleted.
     /// - Throws: `DatabaseError`.
     @discardableResult
-    public func apply(_ requests: [FollowUpRequest], complete: Bool) throws -> Int {
+    public func apply(
+        _ requests: [FollowUpRequest], complete: Bool, condition: (etag: String, reply: String)? = nil
+    ) throws -> Int {
         try queue.write { db in
+            try db.execute(
+                """
+                INSERT INTO follow_up_state (id, etag, reply) VALUES (1, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET etag = excluded.etag, reply = excluded.reply
+                """, [condition?.etag, condition?.reply])
             for r in requests {
                 try db.execute(
                     """
@@ -109,6 +123,17 @@ public final class FollowUpStore: Sendable {
     public func request(serverID: Int) throws -> FollowUpRequest? {
         try queue.read { db in
             try db.fetchOne("SELECT * FROM follow_up_requests WHERE server_id = ?", [serverID]).map(Self.request)
+        }
+    }
+
+    /// The ETag and JSON text of the reply last applied with an ETag, or `nil` (none, or the cache was cleared).
+    /// - Throws: `DatabaseError`.
+    public func pullCondition() throws -> (etag: String, reply: String)? {
+        try queue.read { db in
+            guard let row = try db.fetchOne("SELECT etag, reply FROM follow_up_state WHERE id = 1"),
+                let etag: String = row["etag"], let reply: String = row["reply"]
+            else { return nil }
+            return (etag, reply)
         }
     }
 

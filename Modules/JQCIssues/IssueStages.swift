@@ -123,12 +123,34 @@ public struct AssignedIssuesPull: Sendable, Hashable {
 
 extension IssueService {
     /// One assigned-issues pull (see ``AssignedIssuesPullStage``), in one transaction.
+    ///
+    /// Conditional (issue 17): the request carries the ETag of the list last applied (`If-None-Match`); on a `304`
+    /// that list, kept with its ETag, is reconciled again exactly as if the server had sent it — the reconcile
+    /// depends on local state that changes between pulls (queued status and handler edits, unsynced photos), so
+    /// the 304 saves the transfer and keeps the outcome. A list with an unreadable issue keeps no ETag.
     /// - Returns: the counts (nothing written when a logout cleared the data meanwhile).
     /// - Throws: `APIError`, ``IssuesError`` `server` when the reply is not a list, `DatabaseError`.
     @discardableResult
     public func pullAssigned(now: Date) async throws -> AssignedIssuesPull {
         let started = generation.withLock { $0 }
-        let reply = try await api.getJSON("/api/v1/issues")
+        let cached = try store.pullCondition()
+        var answer = try await api.getList("/api/v1/issues", ifNoneMatch: cached?.etag)
+        var kept: JSONValue?
+        if answer.isUnchanged {
+            kept = cached.flatMap { try? JSONValue.parse($0.reply) }
+            // The kept list cannot be read back (it always can): ask again, unconditionally.
+            if kept == nil { answer = try await api.getList("/api/v1/issues", ifNoneMatch: nil) }
+        }
+        // The list to reconcile, its ETag, and its JSON text to keep (the kept text itself after a 304).
+        let reply: JSONValue
+        let condition: (etag: String, reply: String)?
+        if case .fresh(let data, let etag, _) = answer {
+            reply = data
+            condition = etag.map { ($0, data.jsonString()) }
+        } else {
+            reply = kept ?? .array([])
+            condition = cached
+        }
         let list: DecodedList<APIIssue>
         do {
             list = try DecodedList<APIIssue>.decode(reply)
@@ -178,6 +200,7 @@ extension IssueService {
                 try store.delete(db, localID: pulled.localID)
                 deleted.append(pulled.localID)
             }
+            try store.storePullCondition(db, list.failures.isEmpty ? condition : nil)
             return AssignedIssuesPull(upserted: decoded.count, deleted: deleted, problems: list.problems("issues"))
         }
         guard let result else { return AssignedIssuesPull(upserted: 0, deleted: [], problems: []) }

@@ -16,6 +16,29 @@ extension IssueStore {
         }
     }
 
+    /// The assigned-issues list as last pulled with an ETag (its `data` as JSON text), or `nil`.
+    /// - Throws: `DatabaseError`.
+    func pullCondition() throws -> (etag: String, reply: String)? {
+        try queue.read { db in
+            guard let row = try db.fetchOne("SELECT etag, reply FROM issues_pull_state WHERE id = 1"),
+                let etag: String = row["etag"], let reply: String = row["reply"]
+            else { return nil }
+            return (etag, reply)
+        }
+    }
+
+    /// Stores the list a pull applied with its ETag, or forgets both (`nil`), in the pull's transaction.
+    /// - Throws: `DatabaseError`.
+    func storePullCondition(_ db: Database, _ condition: (etag: String, reply: String)?) throws {
+        guard let condition else {
+            try db.execute("DELETE FROM issues_pull_state")
+            return
+        }
+        try db.execute(
+            "INSERT OR REPLACE INTO issues_pull_state (id, etag, reply) VALUES (1, ?, ?)",
+            [condition.etag, condition.reply])
+    }
+
     /// Deletes every issue with a server id (rule 42), with its queued edits.
     /// - Returns: the deleted local ids.
     /// - Throws: `DatabaseError`.
@@ -24,6 +47,7 @@ extension IssueStore {
             let ids: [String] = try db.fetchAll("SELECT local_id FROM issues WHERE server_id IS NOT NULL")
                 .compactMap { $0["local_id"] }
             try db.execute("DELETE FROM issues WHERE server_id IS NOT NULL")
+            try db.execute("DELETE FROM issues_pull_state")
             return ids
         }
     }

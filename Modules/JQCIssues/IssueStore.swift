@@ -79,6 +79,18 @@ public enum IssuesSchema {
         }
         IssueStore.outbox.registerMigrations(namespace: namespace, in: &migrator)
         IssueStore.editsOutbox.registerMigrations(namespace: namespace, in: &migrator)
+        migrator.registerMigration(namespace: namespace, "2-pull-etag") { db in
+            // The assigned-issues list as last pulled, with its ETag (issue 17, conditional requests); erased with the
+            // server-known issues (logout, server or user switch), so a 304 never stands for an empty cache.
+            try db.execute(
+                """
+                CREATE TABLE issues_pull_state (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    etag TEXT NOT NULL,
+                    reply TEXT NOT NULL
+                )
+                """)
+        }
     }
 }
 

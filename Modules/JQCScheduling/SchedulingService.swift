@@ -65,18 +65,32 @@ public final class SchedulingService: Sendable {
     /// ``pull()`` with the unreadable schedules: each fails alone (a sentence naming its JSON path, logged) and
     /// keeps its cached row when its id is readable; no row is deleted when some item's id is unreadable
     /// (issue 21).
-    /// - Returns: schedules received and applied, and one sentence per unreadable one.
+    ///
+    /// The request carries the stored `ETag` (`If-None-Match`, issue 17); a `304` keeps the cached rows and
+    /// does what re-applying the cached reply would (``SchedulingStore/applyNotModified(serverToday:)``); it
+    /// counts as a successful pull. A server without ETags gets unconditional requests and the same result.
+    /// - Returns: schedules received and applied (0 after a 304), and one sentence per unreadable one.
     /// - Throws: `APIError` (or `SyncStopError` through the client) and `DatabaseError`.
     public func pullList() async throws -> (received: Int, problems: [String]) {
         do {
-            let reply = try await api.getJSON(Self.listPath)
+            let condition = try store.etag()
+            guard case .fresh(let reply, let etag, _) = try await api.getList(Self.listPath, ifNoneMatch: condition)
+            else {
+                var today = serverToday()
+                if today == nil { today = await learnServerToday() }
+                try store.applyNotModified(serverToday: today)
+                try store.recordRefresh(error: nil)
+                return (0, [])
+            }
             let list = try DecodedList<ScheduledInspection>.decode(reply) { element, path in
                 try ScheduledInspection(reply: element, at: path)
             }
             for failure in list.failures { logger.warning("a schedule could not be read: \(failure.reason)") }
             var today = serverToday()
             if today == nil { today = await learnServerToday() }
-            try store.apply(list.items, serverToday: today, isAbsent: list.provesAbsent)
+            // A reply with an unreadable item keeps no ETag, so the next pull reads and reports it again.
+            try store.apply(
+                list.items, serverToday: today, isAbsent: list.provesAbsent, etag: list.failures.isEmpty ? etag : nil)
             try store.recordRefresh(error: nil)
             return (list.items.count, list.problems("scheduled"))
         } catch {

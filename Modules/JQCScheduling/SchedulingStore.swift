@@ -38,11 +38,16 @@ public enum SchedulingSchema {
                 )
                 """)
         }
+        migrator.registerMigration(namespace: namespace, "2-etag") { db in
+            // The ETag of the cached list (issue 17, conditional requests): erased with the state row whenever the
+            // cache is cleared (logout, server or user switch), so a 304 never stands for an empty cache.
+            try db.execute("ALTER TABLE scheduling_state ADD COLUMN etag TEXT")
+        }
     }
 }
 
 /// The SQL of the scheduling feature. Reads return values (seed 001 rule 68); every multi-row change is one
-/// transaction. Cached rows are deleted in exactly one place: ``apply(_:serverToday:isAbsent:)`` for the rows the
+/// transaction. Cached rows are deleted in exactly one place: ``apply(_:serverToday:isAbsent:etag:)`` for the rows the
 /// server no longer returns (rule 71).
 public final class SchedulingStore: Sendable {
     /// The store.
@@ -57,14 +62,17 @@ public final class SchedulingStore: Sendable {
     /// `fulfilled_locally`: the pull is the only writer of a cached schedule's dates, rule 71), deletes the
     /// cached rows the reply proves gone (issue 21: `isAbsent`, by default every id not among `schedules`; a pull
     /// passes ``/JQCNetwork/DecodedList/provesAbsent(_:)`` so an unreadable item never costs its cached row), and
-    /// remembers the server's today when known.
+    /// remembers the server's today when known, and stores the reply's `etag` (`nil` drops it: a server without
+    /// ETags, or a reply with an unreadable item, which must be read again).
     /// - Returns: how many cached rows were deleted.
     /// - Throws: `DatabaseError`.
     @discardableResult
     public func apply(
-        _ schedules: [ScheduledInspection], serverToday: CalendarDay?, isAbsent: ((Int) -> Bool)? = nil
+        _ schedules: [ScheduledInspection], serverToday: CalendarDay?, isAbsent: ((Int) -> Bool)? = nil,
+        etag: String? = nil
     ) throws -> Int {
         try queue.write { db in
+            try storeETag(db, etag)
             for s in schedules {
                 try db.execute(
                     """
@@ -100,6 +108,33 @@ public final class SchedulingStore: Sendable {
             if let serverToday { try recordServerToday(db, serverToday) }
             return deleted
         }
+    }
+
+    /// A `304 Not Modified` to the conditional pull (issue 17), in one transaction: the cached rows are what the
+    /// cached reply wrote, so only what re-applying it would change is changed — every `fulfilled_locally` is
+    /// cleared (rule 71: the pull shows the server's dates) and the server's today remembered when known.
+    /// - Returns: how many hidden schedules show again.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func applyNotModified(serverToday: CalendarDay?) throws -> Int {
+        try queue.write { db in
+            try db.execute("UPDATE scheduled_inspections SET fulfilled_locally = 0 WHERE fulfilled_locally = 1")
+            let shown = db.changesCount
+            if let serverToday { try recordServerToday(db, serverToday) }
+            return shown
+        }
+    }
+
+    /// The stored ETag of the cached list, or `nil` (none, or the cache was cleared).
+    /// - Throws: `DatabaseError`.
+    public func etag() throws -> String? {
+        try queue.read { db in try db.scalar("SELECT etag FROM scheduling_state WHERE id = 1") }
+    }
+
+    private func storeETag(_ db: Database, _ etag: String?) throws {
+        try db.execute(
+            "INSERT INTO scheduling_state (id, etag) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET etag = excluded.etag",
+            [etag])
     }
 
     /// Remembers the server's today (from a health reply), never moving it back.

@@ -123,6 +123,10 @@ public final class Database {
     /// Rows changed by the last `INSERT`, `UPDATE` or `DELETE`.
     public var changesCount: Int { Int(sqlite3_changes(handle)) }
 
+    /// Rows changed by every `INSERT`, `UPDATE` and `DELETE` since this connection opened (`sqlite3_total_changes`):
+    /// the difference across a piece of work counts what it wrote (issue 17: an unchanged reply writes no row).
+    public var totalChangesCount: Int { Int(sqlite3_total_changes(handle)) }
+
     /// Whether a transaction is open on this connection.
     public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -21,17 +21,19 @@ final class DirectServer: @unchecked Sendable {  // because: used from one test 
     }
 
     /// A store on the demo seed.
-    convenience init(today: String = "2026-07-14") throws {
-        try self.init(directory: TemporaryDirectory(prefix: "jqc-devserver-direct"), seed: .demo, today: today)
+    convenience init(today: String = "2026-07-14", etags: Bool = true) throws {
+        try self.init(
+            directory: TemporaryDirectory(prefix: "jqc-devserver-direct"), seed: .demo, today: today, etags: etags)
     }
 
     private init(
-        directory: TemporaryDirectory, seed: DevServerConfiguration.Seed, today: String, admin: Bool = true
+        directory: TemporaryDirectory, seed: DevServerConfiguration.Seed, today: String, admin: Bool = true,
+        etags: Bool = true
     ) throws {
         self.directory = directory
         let day = try requireDay(today)
         configuration = DevServerConfiguration(
-            dataDirectory: directory.path("data"), seed: seed, today: day, admin: admin)
+            dataDirectory: directory.path("data"), seed: seed, today: day, admin: admin, etags: etags)
         let fixed: @Sendable (String) -> CalendarDay = { _ in day }
         store = try ServerStore(directory: configuration.dataDirectory, seed: seed, today: fixed, now: Date())
         router = DevServerRouter(

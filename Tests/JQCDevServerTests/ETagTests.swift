@@ -147,6 +147,25 @@ struct ETagTests {
         #expect(after.status == 304)
     }
 
+    @Test("--no-etags: the six lists send the same bodies without an ETag, and If-None-Match never gets a 304")
+    func withoutETags() throws {
+        let tagged = try DirectServer()
+        let plain = try DirectServer(etags: false)
+        let alex = tagged.token("alex"), plainAlex = plain.token("alex")
+        for list in Self.lists {
+            let reference = tagged.request("GET", list.path, token: alex, query: list.query).response
+            let tag = try #require(reference.headers["ETag"], "\(list.path)")
+            for header in [[:], ["if-none-match": tag], ["if-none-match": "*"]] {
+                let reply = plain.request("GET", list.path, token: plainAlex, query: list.query, headers: header)
+                #expect(reply.status == 200, "\(list.path) \(header)")
+                #expect(reply.response.headers["ETag"] == nil, "\(list.path)")
+                #expect(reply.response.body == reference.body, "\(list.path)")
+            }
+        }
+        #expect(try DevServerOptions.parse(["--no-etags"]).configuration.etags == false)
+        #expect(try DevServerOptions.parse([]).configuration.etags == true)
+    }
+
     @Test("If-None-Match lists, W/ prefixes and * are read as RFC 9110 says")
     func parsing() {
         let tag = "\"0123456789abcdef0123456789abcdef\""

@@ -74,12 +74,18 @@ struct ReferenceETagTests {
             #expect(state.lastSuccessAt == world.clock.now)
         }
 
-        // Facilities fresh without 21 while areas are unchanged (304): 21 is pruned.
+        // Facilities fresh without 21: 21 is pruned, and areas (applied against the cached facilities, rule 57) are
+        // read in full, with no If-None-Match, while templates stay conditional.
         sent = world.transport.requests.count
-        world.script(facilities: ([facility(11, "Main")], #""f2""#), areas: (nil, nil), templates: (nil, nil))
+        world.script(
+            facilities: ([facility(11, "Main")], #""f2""#), areas: ([area111], #""a2""#), templates: (nil, nil))
         _ = try await world.stage().run(world.pass)
-        #expect(world.conditions(since: sent)["/api/v1/areas"] == #""a2""#)
+        #expect(
+            world.conditions(since: sent) == [
+                "/api/v1/facilities": #""f1""#, "/api/v1/areas": "-", "/api/v1/templates": #"W/"t1""#,
+            ])
         #expect(try world.store.facilities().map(\.id) == [11])
+        #expect(try world.store.etags()[.areas] == #""a2""#)
     }
 
     @Test("a stored ETag is dropped with its cached list, so a 304 never stands for an empty cache")

@@ -69,3 +69,26 @@ struct ConditionalPullIntegrationTests {
         #expect(try world.app.reference.facilities().value == facilities)
     }
 }
+
+@Suite("No-change reference pulls against a dev server without ETags (issue 17)")
+struct ByteIdenticalPullIntegrationTests {
+    @Test("--no-etags: a pass with nothing changed gets the same bytes and neither decodes nor applies them")
+    func unchangedRepliesWriteNothing() async throws {
+        let recorder = ConditionRecorder()
+        let world = try TestApp(transport: recorder, etags: false)
+        try await world.login()
+        _ = try await world.app.sync.sync(explicit: true)
+        let facilities = try world.app.reference.facilities().value
+        #expect(!facilities.isEmpty)
+        recorder.reset()
+        let report = try await world.app.sync.sync(explicit: true)
+        for path in ConditionalPullIntegrationTests.lists {
+            #expect(recorder.last(path)?.condition == nil, "\(path)")
+            #expect(recorder.last(path)?.status == 200, "\(path)")
+        }
+        let reference = try #require(report.stages.first { $0.name == "reference" })
+        #expect(reference.error == nil && reference.pulled == 0)
+        // pulled 0: the byte-identical lists were recognised by their digest, neither decoded nor applied.
+        #expect(try world.app.reference.facilities().value == facilities)
+    }
+}

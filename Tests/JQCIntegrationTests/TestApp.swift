@@ -27,7 +27,7 @@ final class TestApp: @unchecked Sendable {  // because: immutable after init; th
     /// `transport` when one is given (a recording wrapper around libcurl).
     init(
         today: CalendarDay? = nil, accessTTL: Double = 3_600, clock: any Clock = SystemClock(),
-        transport: (any HTTPTransport)? = nil, features: [FeatureFactory] = []
+        transport: (any HTTPTransport)? = nil, features: [FeatureFactory] = [], etags: Bool = true
     ) throws {
         self.clock = clock
         self.transport = transport
@@ -35,7 +35,7 @@ final class TestApp: @unchecked Sendable {  // because: immutable after init; th
         server = DevServer(
             configuration: DevServerConfiguration(
                 dataDirectory: serverDirectory.url, seed: .demo, today: today,
-                admin: true, accessTTL: accessTTL))
+                admin: true, accessTTL: accessTTL, etags: etags))
         _ = try server.start()
         baseURL = try #require(server.baseURL)
         selection = InMemorySelectionStore(baseURL.absoluteString)

@@ -34,12 +34,16 @@ public struct DevServerConfiguration: Sendable {
     public var refreshTTL: Double
     /// The real clock: token lifetimes, `created_at`, and (without `today`) the calendar day.
     public var clock: any Clock
+    /// Whether list replies carry an `ETag` and a matching `If-None-Match` is answered `304` (the default);
+    /// `false` (`--no-etags`) makes a server without ETags, so a client and the no-change bench can be measured
+    /// against one (issue 17). The list bodies are the same either way.
+    public var etags: Bool
 
     /// A configuration; every argument but the data directory has the command line's default.
     public init(
         host: String = "127.0.0.1", port: Int = 0, dataDirectory: URL, seed: Seed = .demo,
         today: CalendarDay? = nil, admin: Bool = false, accessTTL: Double = 3_600,
-        refreshTTL: Double = 30 * 86_400, clock: any Clock = SystemClock()
+        refreshTTL: Double = 30 * 86_400, clock: any Clock = SystemClock(), etags: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -50,6 +54,7 @@ public struct DevServerConfiguration: Sendable {
         self.accessTTL = accessTTL
         self.refreshTTL = refreshTTL
         self.clock = clock
+        self.etags = etags
     }
 }
 

@@ -77,6 +77,8 @@ public struct DevServerOptions: Sendable {
                 options.configuration.today = day
             case "--admin":
                 options.configuration.admin = true
+            case "--no-etags":
+                options.configuration.etags = false
             case "--access-ttl":
                 options.configuration.accessTTL = try seconds(argument)
             case "--refresh-ttl":

@@ -36,8 +36,11 @@ extension DevServerRouter {
 
     /// `reply` with a strong `ETag` (CONTRACT.md, (ext) Conditional list pulls), or `304 Not Modified` with
     /// no body and the same tag when the request's `If-None-Match` matches it.
+    /// A server started with `--no-etags` (``DevServerConfiguration/etags`` `false`) sends the reply as it is: no
+    /// tag, never a 304.
     /// - Parameter scope: `user:<id>` for a reply that is per user, `""` for one that is the same for all.
     func conditional(_ reply: DigestedReply, _ context: RouteContext, scope: String) -> HTTPResponse {
+        guard configuration.etags else { return reply.response }
         let tag = EntityTag.tag(bodyDigest: reply.bodyDigest, scope: scope)
         if let header = context.request.header("if-none-match"), EntityTag.ifNoneMatch(header, matches: tag) {
             return HTTPResponse(status: 304, contentType: "", body: Data(), headers: ["ETag": tag])

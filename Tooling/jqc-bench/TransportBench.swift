@@ -304,10 +304,12 @@ final class DevServerProcess: @unchecked Sendable {  // because: `process` is on
     let baseURL: String
     let dataDirectory: URL
 
-    init(executable: String, dataDirectory: URL) throws {
+    /// Starts the server on `seed` (`demo` or a seed file), with `options` added (`--no-etags`).
+    init(executable: String, dataDirectory: URL, seed: String = "demo", options: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--data-dir", dataDirectory.path, "--port", "0", "--seed", "demo", "--access-ttl", "7200"]
+        process.arguments =
+            ["--data-dir", dataDirectory.path, "--port", "0", "--seed", seed, "--access-ttl", "7200"] + options
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

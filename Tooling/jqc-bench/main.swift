@@ -1,12 +1,14 @@
 // jqc-bench: the benchmarks of SPEC.md §6 (issue 11). Run through `make bench` (scripts/bench.sh), which
 // builds this in release mode and writes Docs/BENCHMARKS.md. Never part of `make test`.
 //
-//   jqc-bench [photos] [writes] [coldstart] [transport] [memory] [sync] [growth] [form] [--work DIR] [--fixtures DIR]
-//             [--shell PATH] [--devserver PATH] [--server-work DIR] [--quick]
+//   jqc-bench [photos] [writes] [coldstart] [transport] [memory] [sync] [growth] [form] [nochange] [--work DIR]
+//             [--fixtures DIR] [--shell PATH] [--devserver PATH] [--server-work DIR] [--quick]
 //       Runs the named benchmarks (all when none is named); prints one Markdown table row per figure on
 //       stdout, progress on stderr.
 //   jqc-bench import-once IN OUT   — one photo import (GNU time measures its peak RSS).
 //   jqc-bench sqlite-version       — the SQLite library JQCStorage links (for the report header).
+//   jqc-bench contract-seed N OUT  — a dev-server seed of N facilities, 5N areas, 200 templates (ContractSeed).
+//   jqc-bench nochange-loop URL DATA N — a full pull, then N no-change sync passes (the callgrind harness).
 //   jqc-bench client-loop URL N [typed] — N GET /api/v1/auth/me through APIClient (the callgrind harness).
 import Foundation
 import JQCStorage
@@ -26,7 +28,7 @@ struct BenchOptions {
     var serverWork: URL?
     var quick = false
 
-    static let all = ["photos", "writes", "coldstart", "transport", "memory", "sync", "growth", "form"]
+    static let all = ["photos", "writes", "coldstart", "transport", "memory", "sync", "growth", "form", "nochange"]
 
     static func parse(_ arguments: [String]) throws -> BenchOptions {
         var options = BenchOptions()
@@ -105,6 +107,12 @@ func runBenchmarks(_ options: BenchOptions) async throws {
                     devserver: devserver, work: work, serverWork: options.serverWork ?? work,
                     sizes: quick ? [30, 100, 300] : [100, 1_000, 3_000]
                 ).run())
+        case "nochange":
+            emit(
+                try await NoChangeSyncBench(
+                    devserver: devserver, work: work, serverWork: options.serverWork ?? work,
+                    sizes: quick ? [30, 300] : [30, 300, 3_000], rounds: quick ? 3 : 5
+                ).run())
         case "form":
             emit(try FormBench(shell: options.shell ?? sibling("jqc-shell"), work: work, rounds: quick ? 3 : 7).run())
         case "memory":
@@ -142,6 +150,10 @@ func benchMain() async -> Int32 {
             try await MemoryChild.run(Array(arguments.dropFirst()))
         } else if arguments.first == "client-loop" {
             try await ClientLoop.run(Array(arguments.dropFirst()))
+        } else if arguments.first == "nochange-loop" {
+            try await NoChangeLoop.run(Array(arguments.dropFirst()))
+        } else if arguments.first == "contract-seed" {
+            try ContractSeed.run(Array(arguments.dropFirst()))
         } else if arguments.first == "sqlite-version" {
             print(DatabaseQueue.sqliteVersion)
         } else {
