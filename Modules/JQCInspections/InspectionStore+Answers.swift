@@ -6,23 +6,31 @@ import JQCStorage
 /// and `save` read and write, one field at a time, inside the caller's transaction. A draft's answers are
 /// rows of `inspection_answers` (migration `inspections/4-answers`), one per field, holding each value's
 /// JSON text as ``JSONValue`` wrote it (integers stay integers, `4.0` stays a double, tables and arrays
-/// intact): one answer writes one small row, whatever the form's size, and touches the row's `updated_at`.
-/// The row's other columns and the other answers are neither read into Swift nor rewritten.
+/// intact): one answer upserts one small row with its `answered_at` — one page written, whatever the form's
+/// size — and the row reader takes the draft's `updated_at` as the later of the row's and its answers'. The
+/// row's columns and the other answers are neither read into Swift nor rewritten.
 extension InspectionStore {
-    /// What the answer path needs of a row: its status and the pinned schema's hash.
+    /// What the answer path needs of a row: its status, the pinned schema's hash and where its answers are.
     public struct AnswerTarget: Sendable, Hashable {
         /// The inspection's status (only a draft takes answers).
         public let status: InspectionStatus
         /// The pinned schema's hash (`schema_hash`; JQCForms `FormSchema.hash`), the schema cache's key.
         public let schemaHash: String
+        /// Whether its answers are rows of `inspection_answers` (its `form_data` is ''): every draft since
+        /// migration `inspections/4-answers`.
+        public let answersInRows: Bool
     }
 
-    /// The status and pinned schema hash of one inspection, or `nil` when it is not on this device.
+    /// The status, pinned schema hash and answer storage of one inspection, or `nil` when it is not on this
+    /// device (one primary-key read of three short values).
     /// - Throws: `DatabaseError`.
     public func answerTarget(_ db: Database, localID: String) throws -> AnswerTarget? {
-        try db.fetchOne("SELECT status, schema_hash FROM inspections WHERE local_id = ?", [localID]).map {
+        try db.fetchOne(
+            "SELECT status, schema_hash, form_data = '' AS in_rows FROM inspections WHERE local_id = ?", [localID]
+        ).map {
             AnswerTarget(
-                status: InspectionStatus(rawValue: $0["status"] ?? "") ?? .draft, schemaHash: $0["schema_hash"] ?? "")
+                status: InspectionStatus(rawValue: $0["status"] ?? "") ?? .draft, schemaHash: $0["schema_hash"] ?? "",
+                answersInRows: $0["in_rows"] ?? false)
         }
     }
 
@@ -56,23 +64,32 @@ extension InspectionStore {
         return value == .null ? nil : value
     }
 
-    /// Writes one answer of a draft (`nil` removes it) and touches `updated_at`: one row of
-    /// `inspection_answers` upserted or deleted. A draft whose answers are still in `form_data` (a row
-    /// written before `inspections/4-answers`, or text that is not a JSON object, never written by this
-    /// app) has them moved into the table first, as the row reader sees them. Nothing is written when there
-    /// is no such inspection.
+    /// Writes one answer of a draft at `now` (`nil` removes it): one row of `inspection_answers` upserted
+    /// with `answered_at = now` (the draft's `updated_at` as the row reader sees it), or deleted with the
+    /// row's `updated_at` touched. A draft whose answers are still in `form_data` (a row written before
+    /// `inspections/4-answers`, or text that is not a JSON object, never written by this app) has them moved
+    /// into the table first, as the row reader sees them. Nothing is written when there is no such inspection.
     /// - Throws: `DatabaseError`.
     public func setAnswer(_ db: Database, localID: String, fieldID: String, value: JSONValue?, at now: Date) throws {
-        try db.execute("UPDATE inspections SET updated_at = ? WHERE local_id = ? AND form_data = ''", [now, localID])
-        if db.changesCount != 1, try !Self.moveAnswersToTable(db, localID: localID, at: now) { return }
+        guard let target = try answerTarget(db, localID: localID) else { return }
+        try setAnswer(db, localID: localID, fieldID: fieldID, value: value, answersInRows: target.answersInRows, at: now)
+    }
+
+    /// ``setAnswer(_:localID:fieldID:value:at:)`` for a row already read (``AnswerTarget/answersInRows``).
+    /// - Throws: `DatabaseError`.
+    func setAnswer(
+        _ db: Database, localID: String, fieldID: String, value: JSONValue?, answersInRows: Bool, at now: Date
+    ) throws {
+        if !answersInRows, try !Self.moveAnswersToTable(db, localID: localID, at: now) { return }
         if let value {
             try db.execute(
                 """
-                INSERT INTO inspection_answers (local_id, field_id, value) VALUES (?, ?, ?)
-                ON CONFLICT (local_id, field_id) DO UPDATE SET value = excluded.value
-                """, [localID, fieldID, value.jsonString()])
+                INSERT INTO inspection_answers (local_id, field_id, value, answered_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (local_id, field_id) DO UPDATE SET value = excluded.value, answered_at = excluded.answered_at
+                """, [localID, fieldID, value.jsonString(), now])
         } else {
             try db.execute("DELETE FROM inspection_answers WHERE local_id = ? AND field_id = ?", [localID, fieldID])
+            try db.execute("UPDATE inspections SET updated_at = ? WHERE local_id = ?", [now, localID])
         }
     }
 
@@ -106,7 +123,8 @@ extension InspectionStore {
         return true
     }
 
-    /// Replaces every `inspection_answers` row of one inspection with `answers`.
+    /// Replaces every `inspection_answers` row of one inspection with `answers` (no `answered_at`: the row's
+    /// `updated_at` is their time).
     /// - Throws: `DatabaseError`.
     static func replaceAnswerRows(_ db: Database, localID: String, with answers: [String: JSONValue]) throws {
         try db.execute("DELETE FROM inspection_answers WHERE local_id = ?", [localID])

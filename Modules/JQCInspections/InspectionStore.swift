@@ -66,9 +66,10 @@ public enum InspectionsSchema {
             try db.execute("CREATE INDEX IF NOT EXISTS inspections_sync_status ON inspections(sync_status)")
         }
         // Issue 17 ("Local writes at the floor"): a draft's answers are rows of `inspection_answers`, one per
-        // field, so an answer writes one small row whatever the form's size; the draft's `form_data` is ''
-        // (the marker the row reader follows). Every existing draft's answers move there, as the row reader
-        // saw them; submitted inspections keep theirs in `form_data`.
+        // field, so an answer writes one small row (and one page) whatever the form's size; the draft's
+        // `form_data` is '' (the marker the row reader follows) and its `updated_at` the later of the row's and
+        // its answers' `answered_at` (NULL for rows written whole). Every existing draft's answers move there,
+        // as the row reader saw them; submitted inspections keep theirs in `form_data`.
         migrator.registerMigration(namespace: "inspections", "4-answers") { db in
             try db.execute(
                 """
@@ -76,6 +77,7 @@ public enum InspectionsSchema {
                     local_id TEXT NOT NULL,
                     field_id TEXT NOT NULL,
                     value TEXT NOT NULL,
+                    answered_at TEXT,
                     PRIMARY KEY (local_id, field_id)
                 ) WITHOUT ROWID
                 """)
@@ -163,14 +165,18 @@ public final class InspectionStore: Sendable {
     /// `inspection_schemas` when the row's own `schema_snapshot` is empty (rows written since issue 17), and
     /// — when its `form_data` is '' (a draft since `inspections/4-answers`) — its answers from
     /// `inspection_answers` as one JSON object (`table_answers`: each value's stored text, joined; NULL when
-    /// there are none).
+    /// there are none) and the time of the latest one (`answered_at`; the row's `updated_at` when later).
     static let selection = """
         inspections.*, inspection_schemas.snapshot AS pinned_snapshot,
         CASE WHEN inspections.form_data = '' THEN (
             SELECT '{' || group_concat(json_quote(inspection_answers.field_id) || ':' || inspection_answers.value, ',')
                 || '}'
             FROM inspection_answers WHERE inspection_answers.local_id = inspections.local_id
-        ) END AS table_answers
+        ) END AS table_answers,
+        CASE WHEN inspections.form_data = '' THEN (
+            SELECT max(inspection_answers.answered_at) FROM inspection_answers
+            WHERE inspection_answers.local_id = inspections.local_id
+        ) END AS answered_at
         FROM inspections
         LEFT JOIN inspection_schemas ON inspections.schema_snapshot = ''
             AND inspection_schemas.schema_hash = inspections.schema_hash
@@ -447,7 +453,7 @@ public final class InspectionStore: Sendable {
             scheduledInspectionServerID: row["scheduled_inspection_server_id"],
             submitLatitude: row["submit_latitude"], submitLongitude: row["submit_longitude"], notes: row["notes"],
             followUpRequired: row["follow_up_required"] ?? false, followUpNote: row["follow_up_note"],
-            createdAt: created, updatedAt: row["updated_at"] ?? created)
+            createdAt: created, updatedAt: max(row["updated_at"] ?? created, row["answered_at"] ?? created))
     }
 
     /// A list line from a row of ``listingSQL(draftsOnly:)`` (the same defaults as ``inspection(_:)``).

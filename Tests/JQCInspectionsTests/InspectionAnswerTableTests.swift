@@ -54,7 +54,7 @@ struct InspectionAnswerTableTests {
         return try #require(row?["log"] as Int?)
     }
 
-    @Test("one answer of a 1,000-field draft writes the pages of a 10-field one: its row and one answer row")
+    @Test("one answer of a 1,000-field draft writes one page, as a 10-field one: its answer row")
     func costIndependentOfFormSize() throws {
         var pages: [Int: Int] = [:]
         for size in [10, 1_000] {
@@ -73,8 +73,31 @@ struct InspectionAnswerTableTests {
             #expect(stored.count == size)
             #expect(stored["1005"] == "4" && stored["1007"] == "5" && stored["1006"] == "3")
         }
-        #expect(pages[10] == 2, "\(pages)")
-        #expect(pages[1_000] == 2, "\(pages)")
+        #expect(pages[10] == 1, "\(pages)")
+        #expect(pages[1_000] == 1, "\(pages)")
+    }
+
+    @Test("a draft's updated_at is its latest write: an answer (its row's answered_at), a clear, a save")
+    func updatedAtFollowsAnswers() throws {
+        let world = try InspectionFixture()
+        let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: ["5": "x"]))
+        let started = world.clock.now
+        world.clock.advance(by: 60)
+        try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(4))
+        let answered = world.clock.now
+        #expect(try world.service.inspection(localID: draft.localID).updatedAt == answered)
+        #expect(try world.store.all().first?.updatedAt == answered)
+        let rowTime: Date? = try world.queue.read { db in
+            try db.scalar("SELECT updated_at FROM inspections WHERE local_id = ?", [draft.localID])
+        }
+        #expect(rowTime == started)  // the answer wrote its own row only
+        world.clock.advance(by: 60)
+        try world.service.answer(localID: draft.localID, fieldID: "5", value: .clear)
+        #expect(try world.service.inspection(localID: draft.localID).updatedAt == world.clock.now)
+        world.clock.advance(by: 60)
+        try world.service.save(localID: draft.localID)
+        #expect(try world.service.inspection(localID: draft.localID).updatedAt == world.clock.now)
+        #expect(try world.service.inspection(localID: draft.localID).formData == ["2": "4"])
     }
 
     @Test("submit folds the answers into form_data byte for byte (4.0 stays 4.0) and drops the rows; delete too")
