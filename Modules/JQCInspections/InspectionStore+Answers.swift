@@ -72,7 +72,8 @@ extension InspectionStore {
     /// - Throws: `DatabaseError`.
     public func setAnswer(_ db: Database, localID: String, fieldID: String, value: JSONValue?, at now: Date) throws {
         guard let target = try answerTarget(db, localID: localID) else { return }
-        try setAnswer(db, localID: localID, fieldID: fieldID, value: value, answersInRows: target.answersInRows, at: now)
+        try setAnswer(
+            db, localID: localID, fieldID: fieldID, value: value, answersInRows: target.answersInRows, at: now)
     }
 
     /// ``setAnswer(_:localID:fieldID:value:at:)`` for a row already read (``AnswerTarget/answersInRows``).

@@ -100,7 +100,8 @@ struct InspectionAnswerStoreTests {
         #expect(try world.service.inspection(localID: new.localID).formData == ["6": "2"])
     }
 
-    @Test("answers round-trip exactly through their rows: integers stay integers, 4.0 a double, tables and arrays intact")
+    @Test(
+        "answers round-trip exactly through their rows: integers stay integers, 4.0 a double, tables and arrays intact")
     func roundTrip() throws {
         let world = try InspectionFixture()
         let prefill: [String: JSONValue] = [

@@ -11,7 +11,7 @@ import Testing
 /// `inspections/4-answers`): one answer writes one small row whatever the form's size, every reader sees the
 /// answers as before, submit folds them back into `form_data`, and a store of the old layout keeps every one.
 @Suite("Answers as rows (issue 17): inspection_answers, its migration, its readers")
-struct InspectionAnswerTableTests {
+struct InspectionAnswerRowsStoreTests {
     /// A schema of `count` rating fields with ids 1000…, two to a row.
     static func ratingSchema(_ count: Int) -> JSONValue {
         var fields: [JSONValue] = []
@@ -60,7 +60,8 @@ struct InspectionAnswerTableTests {
         for size in [10, 1_000] {
             let world = try InspectionFixture()
             try world.seedReference(schema: Self.ratingSchema(size))
-            let answers = Dictionary(uniqueKeysWithValues: (0..<size).map { (String(1_000 + $0), JSONValue.string("3")) })
+            let answers = Dictionary(
+                uniqueKeysWithValues: (0..<size).map { (String(1_000 + $0), JSONValue.string("3")) })
             let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: answers))
             try world.service.answer(localID: draft.localID, fieldID: "1005", value: .rating(4))  // schema cached
             _ = try Self.pagesWritten(world.queue) {}  // the WAL emptied once before measuring
@@ -196,8 +197,10 @@ struct InspectionAnswerTableTests {
     func readerSearchesByKey() throws {
         let world = try InspectionFixture()
         let steps = try world.queue.read { db in
-            try db.fetchAll("EXPLAIN QUERY PLAN SELECT \(InspectionStore.selection) WHERE inspections.local_id = ?", ["x"])
-                .compactMap { $0["detail"] as String? }
+            try db.fetchAll(
+                "EXPLAIN QUERY PLAN SELECT \(InspectionStore.selection) WHERE inspections.local_id = ?", ["x"]
+            )
+            .compactMap { $0["detail"] as String? }
         }
         #expect(steps.contains { $0.contains("inspection_answers USING PRIMARY KEY (local_id=?)") }, "\(steps)")
         #expect(!steps.contains { $0.hasPrefix("SCAN") }, "\(steps)")
