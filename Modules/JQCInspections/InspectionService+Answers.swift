@@ -5,9 +5,9 @@ import JQCStorage
 
 /// Answer and save (SHELL.md `answer`, `save`, `photo FIELD_ID --clear`) at the floor (issue 17): each reads
 /// only the row's status and pinned schema hash (the schema itself comes from ``InspectionService/schemaCache``,
-/// read from the row on a miss), checks the one value on the pinned schema, and patches that one answer
-/// into `form_data` (``InspectionStore/setAnswer(_:localID:fieldID:value:at:)``), in one transaction. The
-/// cost does not grow with the store or the form.
+/// read from the row on a miss), checks the one value on the pinned schema, and writes that one answer as its
+/// row of `inspection_answers` (``InspectionStore/setAnswer(_:localID:fieldID:value:at:)``), in one
+/// transaction. The cost does not grow with the store or the form.
 extension InspectionService {
     /// Sets one answer on a draft from a typed value, on the PINNED schema (issue 16's typed entry point):
     /// written to the store at once. Clearing an image or signature field also discards its photo (issue 18).
@@ -89,8 +89,15 @@ extension InspectionService {
     /// The pinned schema of a draft, from the cache (read and parsed from the row on a miss).
     /// - Throws: ``InspectionsError`` `notFound`, `notADraft`; `DatabaseError`.
     func pinnedSchema(_ db: Database, _ localID: String) throws -> FormSchema {
-        let target = try draftTarget(db, localID)
-        return try schemaCache.schema(hash: target.schemaHash) { try store.schemaSnapshot(db, localID: localID) }
+        try pinnedSchema(db, localID, target: try draftTarget(db, localID))
+    }
+
+    /// The pinned schema of the draft whose row `target` was read, from the cache (read and parsed on a miss).
+    /// - Throws: `DatabaseError`.
+    private func pinnedSchema(_ db: Database, _ localID: String, target: InspectionStore.AnswerTarget) throws
+        -> FormSchema
+    {
+        try schemaCache.schema(hash: target.schemaHash) { try store.schemaSnapshot(db, localID: localID) }
     }
 
     /// The row's status and schema hash, when it is a draft.
@@ -112,7 +119,8 @@ extension InspectionService {
         var clearedPhotoField = false
         let stored: JSONValue? = try wrap {
             try store.queue.write { db in
-                let schema = try pinnedSchema(db, localID)
+                let target = try draftTarget(db, localID)
+                let schema = try pinnedSchema(db, localID, target: target)
                 let field: FormField
                 let change: AnswerChange
                 do {
@@ -128,7 +136,9 @@ extension InspectionService {
                 case .set(let value): newValue = value
                 case .clear: newValue = nil
                 }
-                try store.setAnswer(db, localID: localID, fieldID: fieldID, value: newValue, at: clock.now)
+                try store.setAnswer(
+                    db, localID: localID, fieldID: fieldID, value: newValue, answersInRows: target.answersInRows,
+                    at: clock.now)
                 if newValue == nil, field.type.isPhoto {
                     for hook in clearingHooks {
                         try hook.photoFieldClearing(localID: localID, fieldID: fieldID, db: db)

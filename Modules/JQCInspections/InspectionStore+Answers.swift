@@ -3,25 +3,34 @@ import JQCKit
 import JQCStorage
 
 /// The answer path at the floor (issue 17, "Local writes at the floor"): what `InspectionService.answer`
-/// and `save` read and write, one field at a time, inside the caller's transaction. The row's other
-/// columns and the other answers are neither read into Swift nor rebuilt there: one answer is patched into
-/// `form_data` by SQLite's `json_set` / `json_remove`, which keep every other value's JSON text as stored
-/// (integers stay integers, `4.0` stays a double, tables and arrays intact).
+/// and `save` read and write, one field at a time, inside the caller's transaction. A draft's answers are
+/// rows of `inspection_answers` (migration `inspections/4-answers`), one per field, holding each value's
+/// JSON text as ``JSONValue`` wrote it (integers stay integers, `4.0` stays a double, tables and arrays
+/// intact): one answer upserts one small row with its `answered_at` — one page written, whatever the form's
+/// size — and the row reader takes the draft's `updated_at` as the later of the row's and its answers'. The
+/// row's columns and the other answers are neither read into Swift nor rewritten.
 extension InspectionStore {
-    /// What the answer path needs of a row: its status and the pinned schema's hash.
+    /// What the answer path needs of a row: its status, the pinned schema's hash and where its answers are.
     public struct AnswerTarget: Sendable, Hashable {
         /// The inspection's status (only a draft takes answers).
         public let status: InspectionStatus
         /// The pinned schema's hash (`schema_hash`; JQCForms `FormSchema.hash`), the schema cache's key.
         public let schemaHash: String
+        /// Whether its answers are rows of `inspection_answers` (its `form_data` is ''): every draft since
+        /// migration `inspections/4-answers`.
+        public let answersInRows: Bool
     }
 
-    /// The status and pinned schema hash of one inspection, or `nil` when it is not on this device.
+    /// The status, pinned schema hash and answer storage of one inspection, or `nil` when it is not on this
+    /// device (one primary-key read of three short values).
     /// - Throws: `DatabaseError`.
     public func answerTarget(_ db: Database, localID: String) throws -> AnswerTarget? {
-        try db.fetchOne("SELECT status, schema_hash FROM inspections WHERE local_id = ?", [localID]).map {
+        try db.fetchOne(
+            "SELECT status, schema_hash, form_data = '' AS in_rows FROM inspections WHERE local_id = ?", [localID]
+        ).map {
             AnswerTarget(
-                status: InspectionStatus(rawValue: $0["status"] ?? "") ?? .draft, schemaHash: $0["schema_hash"] ?? "")
+                status: InspectionStatus(rawValue: $0["status"] ?? "") ?? .draft, schemaHash: $0["schema_hash"] ?? "",
+                answersInRows: $0["in_rows"] ?? false)
         }
     }
 
@@ -30,8 +39,12 @@ extension InspectionStore {
     /// - Throws: `DatabaseError`.
     public func schemaSnapshot(_ db: Database, localID: String) throws -> JSONValue {
         let row = try db.fetchOne(
-            "SELECT schema_snapshot, pinned_snapshot FROM (SELECT \(Self.selection) WHERE inspections.local_id = ?)",
-            [localID])
+            """
+            SELECT inspections.schema_snapshot, inspection_schemas.snapshot AS pinned_snapshot FROM inspections
+            LEFT JOIN inspection_schemas ON inspections.schema_snapshot = ''
+                AND inspection_schemas.schema_hash = inspections.schema_hash
+            WHERE inspections.local_id = ?
+            """, [localID])
         let inline: String = row?["schema_snapshot"] ?? "[]"
         let text = inline.isEmpty ? (row?["pinned_snapshot"] ?? "[]") : inline
         return (try? JSONValue.parse(text)) ?? .array([])
@@ -40,47 +53,45 @@ extension InspectionStore {
     /// One stored answer, or `nil` when the field has none (a table cell is written over the stored rows).
     /// - Throws: `DatabaseError`.
     public func answer(_ db: Database, localID: String, fieldID: String) throws -> JSONValue? {
-        guard let path = Self.path(fieldID) else { return try formData(db, localID: localID)[fieldID] }
-        let text: String?
-        do {
-            text = try db.scalar(
-                "SELECT json_quote(json_extract(form_data, ?)) FROM inspections WHERE local_id = ?", [path, localID])
-        } catch {
-            return try formData(db, localID: localID)[fieldID]  // not JSON: read as the row reader does
+        let value: JSONValue?
+        if try answersInTable(db, localID: localID) {
+            let text: String? = try db.scalar(
+                "SELECT value FROM inspection_answers WHERE local_id = ? AND field_id = ?", [localID, fieldID])
+            value = text.flatMap { try? JSONValue.parse($0) }
+        } else {
+            value = try formData(db, localID: localID)[fieldID]
         }
-        guard let text, let value = try? JSONValue.parse(text), value != .null else { return nil }
-        return value
+        return value == .null ? nil : value
     }
 
-    /// Writes one answer (`nil` removes it) and touches `updated_at`: `json_set` / `json_remove` on the stored
-    /// `form_data` (the row is patched when its text starts with `{`, a check that costs nothing, and SQLite
-    /// refuses a malformed one). A `form_data` that is not a JSON object (never written by this app) is
-    /// replaced by an object holding the other answers as the row reader sees them, plus this one.
+    /// Writes one answer of a draft at `now` (`nil` removes it): one row of `inspection_answers` upserted
+    /// with `answered_at = now` (the draft's `updated_at` as the row reader sees it), or deleted with the
+    /// row's `updated_at` touched. A draft whose answers are still in `form_data` (a row written before
+    /// `inspections/4-answers`, or text that is not a JSON object, never written by this app) has them moved
+    /// into the table first, as the row reader sees them. Nothing is written when there is no such inspection.
     /// - Throws: `DatabaseError`.
     public func setAnswer(_ db: Database, localID: String, fieldID: String, value: JSONValue?, at now: Date) throws {
-        if let path = Self.path(fieldID) {
-            do {
-                if let value {
-                    try db.execute(
-                        """
-                        UPDATE inspections SET form_data = json_set(form_data, ?, json(?)), updated_at = ?
-                        WHERE local_id = ? AND substr(form_data, 1, 1) = '{'
-                        """, [path, value.jsonString(), now, localID])
-                } else {
-                    try db.execute(
-                        """
-                        UPDATE inspections SET form_data = json_remove(form_data, ?), updated_at = ?
-                        WHERE local_id = ? AND substr(form_data, 1, 1) = '{'
-                        """, [path, now, localID])
-                }
-                if db.changesCount == 1 { return }
-            } catch let error as DatabaseError where error.isMalformedJSON {
-                // fall through: the stored text is not JSON
-            }
+        guard let target = try answerTarget(db, localID: localID) else { return }
+        try setAnswer(
+            db, localID: localID, fieldID: fieldID, value: value, answersInRows: target.answersInRows, at: now)
+    }
+
+    /// ``setAnswer(_:localID:fieldID:value:at:)`` for a row already read (``AnswerTarget/answersInRows``).
+    /// - Throws: `DatabaseError`.
+    func setAnswer(
+        _ db: Database, localID: String, fieldID: String, value: JSONValue?, answersInRows: Bool, at now: Date
+    ) throws {
+        if !answersInRows, try !Self.moveAnswersToTable(db, localID: localID, at: now) { return }
+        if let value {
+            try db.execute(
+                """
+                INSERT INTO inspection_answers (local_id, field_id, value, answered_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (local_id, field_id) DO UPDATE SET value = excluded.value, answered_at = excluded.answered_at
+                """, [localID, fieldID, value.jsonString(), now])
+        } else {
+            try db.execute("DELETE FROM inspection_answers WHERE local_id = ? AND field_id = ?", [localID, fieldID])
+            try db.execute("UPDATE inspections SET updated_at = ? WHERE local_id = ?", [now, localID])
         }
-        var answers = try formData(db, localID: localID)
-        answers[fieldID] = value
-        try updateAnswers(db, localID: localID, formData: answers, at: now)
     }
 
     /// Touches a draft's `updated_at` (an explicit save of what is stored).
@@ -92,20 +103,48 @@ extension InspectionStore {
         return db.changesCount == 1
     }
 
-    /// The JSON path of a field's answer (`$."5"`), or `nil` for an id SQLite's path syntax cannot quote
-    /// (one holding `"`), which takes the whole-object write.
-    static func path(_ fieldID: String) -> String? {
-        fieldID.contains("\"") || fieldID.contains("\\") ? nil : "$.\"\(fieldID)\""
+    /// Moves one inspection's answers from `form_data` into `inspection_answers` — every answer as the row
+    /// reader sees it (`{}` for text that is not a JSON object), each value re-written by ``JSONValue`` —
+    /// and sets its `form_data` to '' (and `updated_at` to `now`, when given). A row already moved is left
+    /// alone. Used by migration `inspections/4-answers` and by ``setAnswer(_:localID:fieldID:value:at:)``.
+    /// - Returns: whether the inspection exists.
+    /// - Throws: `DatabaseError`.
+    static func moveAnswersToTable(_ db: Database, localID: String, at now: Date?) throws -> Bool {
+        guard let text: String = try db.scalar("SELECT form_data FROM inspections WHERE local_id = ?", [localID])
+        else { return false }
+        guard !text.isEmpty else { return true }
+        let answers = (try? JSONValue.parse(text))?.objectValue ?? [:]
+        try replaceAnswerRows(db, localID: localID, with: answers)
+        if let now {
+            try db.execute(
+                "UPDATE inspections SET form_data = '', updated_at = ? WHERE local_id = ?", [now, localID])
+        } else {
+            try db.execute("UPDATE inspections SET form_data = '' WHERE local_id = ?", [localID])
+        }
+        return true
     }
 
-    /// Every answer, as the row reader sees them (`{}` for text that is not a JSON object).
+    /// Replaces every `inspection_answers` row of one inspection with `answers` (no `answered_at`: the row's
+    /// `updated_at` is their time).
+    /// - Throws: `DatabaseError`.
+    static func replaceAnswerRows(_ db: Database, localID: String, with answers: [String: JSONValue]) throws {
+        try db.execute("DELETE FROM inspection_answers WHERE local_id = ?", [localID])
+        for (fieldID, value) in answers {
+            try db.execute(
+                "INSERT INTO inspection_answers (local_id, field_id, value) VALUES (?, ?, ?)",
+                [localID, fieldID, value.jsonString()])
+        }
+    }
+
+    /// Whether the inspection's answers are rows of `inspection_answers` (its `form_data` is '').
+    private func answersInTable(_ db: Database, localID: String) throws -> Bool {
+        let inTable: Bool? = try db.scalar("SELECT form_data = '' FROM inspections WHERE local_id = ?", [localID])
+        return inTable == true
+    }
+
+    /// Every answer held in `form_data`, as the row reader sees them (`{}` for text that is not a JSON object).
     private func formData(_ db: Database, localID: String) throws -> [String: JSONValue] {
         let text: String = try db.scalar("SELECT form_data FROM inspections WHERE local_id = ?", [localID]) ?? "{}"
         return (try? JSONValue.parse(text))?.objectValue ?? [:]
     }
-}
-
-extension DatabaseError {
-    /// SQLite's refusal of text that is not JSON (`malformed JSON`), raised by its JSON functions.
-    fileprivate var isMalformedJSON: Bool { kind == .other && detail.lowercased().contains("malformed json") }
 }

@@ -65,6 +65,26 @@ public enum InspectionsSchema {
         migrator.registerMigration(namespace: "inspections", "3-sync-status-index") { db in
             try db.execute("CREATE INDEX IF NOT EXISTS inspections_sync_status ON inspections(sync_status)")
         }
+        // Issue 17 ("Local writes at the floor"): a draft's answers are rows of `inspection_answers`, one per
+        // field, so an answer writes one small row (and one page) whatever the form's size; the draft's
+        // `form_data` is '' (the marker the row reader follows) and its `updated_at` the later of the row's and
+        // its answers' `answered_at` (NULL for rows written whole). Every existing draft's answers move there,
+        // as the row reader saw them; submitted inspections keep theirs in `form_data`.
+        migrator.registerMigration(namespace: "inspections", "4-answers") { db in
+            try db.execute(
+                """
+                CREATE TABLE inspection_answers (
+                    local_id TEXT NOT NULL,
+                    field_id TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    answered_at TEXT,
+                    PRIMARY KEY (local_id, field_id)
+                ) WITHOUT ROWID
+                """)
+            let drafts: [String] = try db.fetchAll("SELECT local_id FROM inspections WHERE status = 'draft'")
+                .compactMap { $0["local_id"] }
+            for localID in drafts { _ = try InspectionStore.moveAnswersToTable(db, localID: localID, at: nil) }
+        }
     }
 }
 
@@ -142,9 +162,22 @@ public final class InspectionStore: Sendable {
     }
 
     /// The columns of an inspection row and where they come from: the row, with its pinned schema from
-    /// `inspection_schemas` when the row's own `schema_snapshot` is empty (rows written since issue 17).
+    /// `inspection_schemas` when the row's own `schema_snapshot` is empty (rows written since issue 17), and
+    /// — when its `form_data` is '' (a draft since `inspections/4-answers`) — its answers from
+    /// `inspection_answers` as one JSON object (`table_answers`: each value's stored text, joined; NULL when
+    /// there are none) and the time of the latest one (`answered_at`; the row's `updated_at` when later).
     static let selection = """
-        inspections.*, inspection_schemas.snapshot AS pinned_snapshot FROM inspections
+        inspections.*, inspection_schemas.snapshot AS pinned_snapshot,
+        CASE WHEN inspections.form_data = '' THEN (
+            SELECT '{' || group_concat(json_quote(inspection_answers.field_id) || ':' || inspection_answers.value, ',')
+                || '}'
+            FROM inspection_answers WHERE inspection_answers.local_id = inspections.local_id
+        ) END AS table_answers,
+        CASE WHEN inspections.form_data = '' THEN (
+            SELECT max(inspection_answers.answered_at) FROM inspection_answers
+            WHERE inspection_answers.local_id = inspections.local_id
+        ) END AS answered_at
+        FROM inspections
         LEFT JOIN inspection_schemas ON inspections.schema_snapshot = ''
             AND inspection_schemas.schema_hash = inspections.schema_hash
         """
@@ -152,11 +185,13 @@ public final class InspectionStore: Sendable {
 
     /// Inserts a new inspection. Its pinned schema goes into `inspection_schemas` once per schema hash when
     /// the hash is the schema's own (JQCForms `FormSchema.hash`), the row keeping an empty `schema_snapshot`;
-    /// a schema whose given hash does not match stays in the row.
+    /// a schema whose given hash does not match stays in the row. A draft's answers go into
+    /// `inspection_answers` (its `form_data` is ''); a submitted one's stay in `form_data`.
     /// - Throws: `DatabaseError`.
     public func insert(_ db: Database, _ i: Inspection) throws {
         let snapshot = i.schemaSnapshot.jsonString()
         let shared = !i.schemaHash.isEmpty && FNV1a64.hex(Data(snapshot.utf8)) == i.schemaHash
+        let tabled = i.status == .draft
         if shared {
             try db.execute(
                 "INSERT OR IGNORE INTO inspection_schemas (schema_hash, snapshot) VALUES (?, ?)",
@@ -174,23 +209,31 @@ public final class InspectionStore: Sendable {
             """,
             [
                 i.localID, i.serverID, i.templateID, i.templateName, i.facilityID, i.facilityName, i.areaID,
-                i.areaName, i.projectID, i.status.rawValue, JSONValue.object(i.formData).jsonString(),
+                i.areaName, i.projectID, i.status.rawValue, tabled ? "" : JSONValue.object(i.formData).jsonString(),
                 shared ? "" : snapshot, i.schemaHash,
                 i.overallScore, i.startedAt, i.completedAt, i.parentInspectionLocalID, i.parentInspectionServerID,
                 i.scheduledInspectionServerID, i.submitLatitude, i.submitLongitude, i.notes, i.followUpRequired,
                 i.followUpNote, i.createdAt, i.updatedAt,
             ] + i.outbox.columnValues)
+        if tabled { try Self.replaceAnswerRows(db, localID: i.localID, with: i.formData) }
     }
 
-    /// Writes a draft's answers.
+    /// Writes an inspection's answers, all of them, and touches `updated_at`: a draft's as the rows of
+    /// `inspection_answers` (its `form_data` ''), a submitted one's (a photo's server path) into `form_data`.
     /// - Throws: `DatabaseError`.
     public func updateAnswers(_ db: Database, localID: String, formData: [String: JSONValue], at now: Date) throws {
         try db.execute(
-            "UPDATE inspections SET form_data = ?, updated_at = ? WHERE local_id = ?",
+            "UPDATE inspections SET form_data = ?, updated_at = ? WHERE local_id = ? AND status <> 'draft'",
             [JSONValue.object(formData).jsonString(), now, localID])
+        if db.changesCount == 1 { return }
+        try db.execute(
+            "UPDATE inspections SET form_data = '', updated_at = ? WHERE local_id = ? AND status = 'draft'",
+            [now, localID])
+        if db.changesCount == 1 { try Self.replaceAnswerRows(db, localID: localID, with: formData) }
     }
 
     /// Marks a draft submitted: final answers, score, GPS, `completed` + `pending` + `completed_at`, tries reset.
+    /// The answers move from `inspection_answers` into `form_data`.
     /// - Throws: `DatabaseError`.
     public func markSubmitted(
         _ db: Database, localID: String, formData: [String: JSONValue], score: Double?,
@@ -206,6 +249,9 @@ public final class InspectionStore: Sendable {
                 JSONValue.object(formData).jsonString(), score, location?.latitude, location?.longitude, now, now,
                 localID,
             ])
+        if db.changesCount == 1 {
+            try db.execute("DELETE FROM inspection_answers WHERE local_id = ?", [localID])
+        }
     }
 
     /// Clears `follow_up_required` on one local inspection.
@@ -289,12 +335,14 @@ public final class InspectionStore: Sendable {
         return changed
     }
 
-    /// Deletes a draft (never a completed inspection).
+    /// Deletes a draft (never a completed inspection) with its answers.
     /// - Returns: whether a draft was deleted.
     /// - Throws: `DatabaseError`.
     public func deleteDraft(_ db: Database, localID: String) throws -> Bool {
         try db.execute("DELETE FROM inspections WHERE local_id = ? AND status = 'draft'", [localID])
-        return db.changesCount == 1
+        guard db.changesCount == 1 else { return false }
+        try db.execute("DELETE FROM inspection_answers WHERE local_id = ?", [localID])
+        return true
     }
 
     /// Deletes a completed inspection that failed for good (the inspector chose to discard it).
@@ -385,7 +433,8 @@ public final class InspectionStore: Sendable {
     }
 
     static func inspection(_ row: Row) -> Inspection {
-        let formText: String = row["form_data"] ?? "{}"
+        let stored: String = row["form_data"] ?? "{}"
+        let formText = stored.isEmpty ? (row["table_answers"] ?? "{}") : stored
         let inline: String = row["schema_snapshot"] ?? "[]"
         let schemaText = inline.isEmpty ? (row["pinned_snapshot"] ?? "[]") : inline
         let created: Date = row["created_at"] ?? Date(timeIntervalSince1970: 0)
@@ -404,7 +453,7 @@ public final class InspectionStore: Sendable {
             scheduledInspectionServerID: row["scheduled_inspection_server_id"],
             submitLatitude: row["submit_latitude"], submitLongitude: row["submit_longitude"], notes: row["notes"],
             followUpRequired: row["follow_up_required"] ?? false, followUpNote: row["follow_up_note"],
-            createdAt: created, updatedAt: row["updated_at"] ?? created)
+            createdAt: created, updatedAt: max(row["updated_at"] ?? created, row["answered_at"] ?? created))
     }
 
     /// A list line from a row of ``listingSQL(draftsOnly:)`` (the same defaults as ``inspection(_:)``).

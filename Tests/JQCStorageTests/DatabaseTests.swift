@@ -91,6 +91,28 @@ struct DatabaseBasicsTests {
         #expect(a == "2001-09-09 01:46:39.500")
     }
 
+    @Test("the digit-by-digit date text is the interpolated one, millisecond for millisecond, and parses")
+    func dateTextMatchesInterpolation() throws {
+        var seconds: [Double] = [0, 0.001, 0.999, 59.5, 951_782_400, 999_999_999.5, 1_783_999_999.999, 4_102_444_799]
+        var state: UInt64 = 17
+        for _ in 0..<500 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            seconds.append(Double(state % 4_102_444_800_000) / 1000)  // 1970…2099, to the millisecond
+        }
+        for value in seconds {
+            let date = Date(timeIntervalSince1970: value)
+            let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))  // as the format reads it
+            var time = time_t(milliseconds / 1000)  // never negative here
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            let text = DatabaseDateFormat.string(date)
+            #expect(text == DatabaseDateFormat.padded(parts, fraction: Int(milliseconds - Int64(time) * 1000)))
+            #expect(text.utf8.count == 23)
+            #expect(DatabaseDateFormat.date(text) != nil)
+        }
+        #expect(DatabaseDateFormat.string(Date(timeIntervalSince1970: 1_783_999_999.5)) == "2026-07-14 03:33:19.500")
+    }
+
     @Test("a wrong argument count is refused before running")
     func argumentCount() throws {
         let store = try openStore(TemporaryDirectory())

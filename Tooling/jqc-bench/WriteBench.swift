@@ -25,22 +25,30 @@ struct WriteBench {
     func run() async throws -> [ReportRow] {
         try? FileManager.default.removeItem(at: work)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let server = try DevServerProcess(
-            executable: devserver, dataDirectory: serverWork.appendingPathComponent("writes-devserver"))
-        defer { server.stop() }
+        // Profiling (callgrind cannot spawn the dev server): JQC_BENCH_WRITES_SERVER names a running one and
+        // JQC_BENCH_WRITES_STORES (`500,2000`) the store sizes.
+        let environment = ProcessInfo.processInfo.environment
+        let running = environment["JQC_BENCH_WRITES_SERVER"]
+        let server =
+            running == nil
+            ? try DevServerProcess(
+                executable: devserver, dataDirectory: serverWork.appendingPathComponent("writes-devserver")) : nil
+        defer { server?.stop() }
+        let baseURL = running ?? server?.baseURL ?? ""
+        let stores = environment["JQC_BENCH_WRITES_STORES"]?.split(separator: ",").compactMap { Int($0) } ?? self.stores
         let forms = formSizes.map(GrowthForm.init(fields:))
         let byFields = Dictionary(uniqueKeysWithValues: forms.map { ($0.fields, $0) })
         var rowsOut: [ReportRow] = []
         for storeSize in stores {
             let data = work.appendingPathComponent("store-\(storeSize)", isDirectory: true)
             note("building a store of \(storeSize) inspections through AppComposition")
-            let populated = try await BenchApp.open(data: data, baseURL: server.baseURL)
+            let populated = try await BenchApp.open(data: data, baseURL: baseURL)
             let drafts = try EngineWriteWorkload.populate(
                 populated, rows: storeSize, forms: forms, draftsPerForm: draftsPerForm)
             let storeBytes = Self.bytes(in: data)
             for mode in [DatabaseConfiguration.Synchronous.full, .normal] {
                 let bench = try await BenchApp.open(
-                    data: data, baseURL: server.baseURL, synchronous: mode, signIn: false)
+                    data: data, baseURL: baseURL, synchronous: mode, signIn: false)
                 let workload = EngineWriteWorkload(app: bench.app, drafts: drafts, forms: byFields)
                 for form in forms {
                     rowsOut.append(

@@ -1,0 +1,208 @@
+import Foundation
+import JQCFacilities
+import JQCForms
+import JQCKit
+import JQCStorage
+import Testing
+
+@testable import JQCInspections
+
+/// A draft's answers as rows of `inspection_answers` (issue 17, "Local writes at the floor"; migration
+/// `inspections/4-answers`): one answer writes one small row whatever the form's size, every reader sees the
+/// answers as before, submit folds them back into `form_data`, and a store of the old layout keeps every one.
+@Suite("Answers as rows (issue 17): inspection_answers, its migration, its readers")
+struct InspectionAnswerRowsStoreTests {
+    /// A schema of `count` rating fields with ids 1000…, two to a row.
+    static func ratingSchema(_ count: Int) -> JSONValue {
+        var fields: [JSONValue] = []
+        for index in 0..<count {
+            var field: [String: JSONValue] = ["type": "rating", "colSpan": 6]
+            field["id"] = .int(Int64(1_000 + index))
+            field["label"] = .string("Item \(index + 1)")
+            field["row"] = .int(Int64(index / 2 + 1))
+            field["col"] = .int(index % 2 == 0 ? 1 : 7)
+            fields.append(.object(field))
+        }
+        return .array(fields)
+    }
+
+    /// The answer rows of one inspection: field id → stored JSON text.
+    static func rows(_ world: InspectionFixture, _ localID: String) throws -> [String: String] {
+        try world.queue.read { db in
+            var rows: [String: String] = [:]
+            for row in try db.fetchAll(
+                "SELECT field_id, value FROM inspection_answers WHERE local_id = ?", [localID])
+            {
+                rows[row["field_id"] ?? ""] = row["value"] ?? ""
+            }
+            return rows
+        }
+    }
+
+    /// The row's own `form_data` text.
+    static func formDataText(_ world: InspectionFixture, _ localID: String) throws -> String? {
+        try world.queue.read { db in
+            try db.scalar("SELECT form_data FROM inspections WHERE local_id = ?", [localID])
+        }
+    }
+
+    /// The WAL frames (pages) written by `body`, from an empty WAL.
+    static func pagesWritten(_ queue: DatabaseQueue, _ body: () throws -> Void) throws -> Int {
+        try queue.writeWithoutTransaction { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        try body()
+        let row = try queue.writeWithoutTransaction { db in try db.fetchOne("PRAGMA wal_checkpoint(PASSIVE)") }
+        return try #require(row?["log"] as Int?)
+    }
+
+    @Test("one answer of a 1,000-field draft writes one page, as a 10-field one: its answer row")
+    func costIndependentOfFormSize() throws {
+        var pages: [Int: Int] = [:]
+        for size in [10, 1_000] {
+            let world = try InspectionFixture()
+            try world.seedReference(schema: Self.ratingSchema(size))
+            let answers = Dictionary(
+                uniqueKeysWithValues: (0..<size).map { (String(1_000 + $0), JSONValue.string("3")) })
+            let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: answers))
+            try world.service.answer(localID: draft.localID, fieldID: "1005", value: .rating(4))  // schema cached
+            _ = try Self.pagesWritten(world.queue) {}  // the WAL emptied once before measuring
+            world.clock.advance(by: 1)  // a new updated_at (SQLite does not rewrite a page whose bytes stay the same)
+            pages[size] = try Self.pagesWritten(world.queue) {
+                try world.service.answer(localID: draft.localID, fieldID: "1007", value: .rating(5))
+            }
+            #expect(try Self.formDataText(world, draft.localID) == "")
+            let stored = try world.service.inspection(localID: draft.localID).formData
+            #expect(stored.count == size)
+            #expect(stored["1005"] == "4" && stored["1007"] == "5" && stored["1006"] == "3")
+        }
+        #expect(pages[10] == 1, "\(pages)")
+        #expect(pages[1_000] == 1, "\(pages)")
+    }
+
+    @Test("a draft's updated_at is its latest write: an answer (its row's answered_at), a clear, a save")
+    func updatedAtFollowsAnswers() throws {
+        let world = try InspectionFixture()
+        let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: ["5": "x"]))
+        let started = world.clock.now
+        world.clock.advance(by: 60)
+        try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(4))
+        let answered = world.clock.now
+        #expect(try world.service.inspection(localID: draft.localID).updatedAt == answered)
+        #expect(try world.store.all().first?.updatedAt == answered)
+        let rowTime: Date? = try world.queue.read { db in
+            try db.scalar("SELECT updated_at FROM inspections WHERE local_id = ?", [draft.localID])
+        }
+        #expect(rowTime == started)  // the answer wrote its own row only
+        world.clock.advance(by: 60)
+        try world.service.answer(localID: draft.localID, fieldID: "5", value: .clear)
+        #expect(try world.service.inspection(localID: draft.localID).updatedAt == world.clock.now)
+        world.clock.advance(by: 60)
+        try world.service.save(localID: draft.localID)
+        #expect(try world.service.inspection(localID: draft.localID).updatedAt == world.clock.now)
+        #expect(try world.service.inspection(localID: draft.localID).formData == ["2": "4"])
+    }
+
+    @Test("submit folds the answers into form_data byte for byte (4.0 stays 4.0) and drops the rows; delete too")
+    func submitFoldsAnswers() throws {
+        let world = try InspectionFixture()
+        let prefill: [String: JSONValue] = [
+            "3": "Pass", "ratio": 4.0, "count": 7, "big": .int(Int64.max), "tiny": 1.5e-7,
+            "table": [["Item": "Towels", "Count": 12, "Reorder?": false], ["Item": "Soap", "Count": 2.5]],
+            "nested": ["a": [1, [2, ["b": "c"]], nil, true], "empty": [:], "list": []],
+        ]
+        let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: prefill))
+        try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(4))
+        let rows = try Self.rows(world, draft.localID)
+        #expect(rows["ratio"] == "4.0")
+        #expect(rows["count"] == "7")
+        #expect(rows["big"] == "9223372036854775807")
+        #expect(rows["2"] == "\"4\"")
+        var expected = prefill
+        expected["2"] = "4"
+        #expect(try world.service.inspection(localID: draft.localID).formData == expected)
+        let submitted = try world.service.submit(localID: draft.localID).inspection
+        #expect(submitted.formData == expected)
+        #expect(try Self.rows(world, draft.localID).isEmpty)
+        #expect(try Self.formDataText(world, draft.localID) == JSONValue.object(expected).jsonString())
+        #expect(try world.store.pendingSubmissions().map(\.formData) == [expected])
+
+        let other = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: ["2": "1"]))
+        #expect(try Self.rows(world, other.localID) == ["2": "\"1\""])
+        try world.service.deleteDraft(localID: other.localID)
+        #expect(try Self.rows(world, other.localID).isEmpty)
+    }
+
+    @Test("a store of the old layout (answers in form_data) migrates: every draft's answers kept, exactly")
+    func migrationKeepsEveryAnswer() throws {
+        let world = try InspectionFixture()
+        let full = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        let spaced = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        let notAnObject = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        let empty = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        let done = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: ["2": "5"]))
+        try world.service.answer(localID: done.localID, fieldID: "3", value: .option("pass"))
+        _ = try world.service.submit(localID: done.localID)
+        let doneText = try #require(try Self.formDataText(world, done.localID))
+        let answers: [String: JSONValue] = [
+            "2": "4", "3": "Fail", "5": "Wiped \"down\" — é \\ / \u{1F9F9}", "ratio": 4.0, "count": 7,
+            "big": .int(Int64.max), "tiny": 1.5e-7, "table": [["Item": "Towels", "Count": 12, "Reorder?": nil]],
+            "nested": ["a": [1, [2, ["b": "c"]], nil, true], "empty": [:], "list": []],
+        ]
+        // What the old `insert` and `updateAnswers` wrote, and text written by other hands.
+        let texts: [String: String] = [
+            full.localID: JSONValue.object(answers).jsonString(),
+            spaced.localID: #"{ "2" : "3", "n": 1e5, "x": [ 1.50, -0 ], "u": "\u00e9\n" }"#,
+            notAnObject.localID: "[1,2]", empty.localID: "{}",
+        ]
+        // What every reader saw of the old layout: the same inspections, their answers parsed from form_data.
+        let before = try world.store.all().map { inspection in
+            var old = inspection
+            if let text = texts[inspection.localID] {
+                old.formData = (try? JSONValue.parse(text))?.objectValue ?? [:]
+            }
+            return old
+        }
+        try world.queue.write { db in
+            try db.execute("DROP TABLE inspection_answers")
+            try db.execute("DELETE FROM jqc_migrations WHERE key = 'inspections/4-answers'")
+            for (localID, text) in texts {
+                try db.execute("UPDATE inspections SET form_data = ? WHERE local_id = ?", [text, localID])
+            }
+        }
+        var migrator = DatabaseMigrator()
+        FacilitiesSchema.register(in: &migrator)
+        InspectionsSchema.register(in: &migrator)
+        #expect(try migrator.migrate(world.queue) == ["inspections/4-answers"])
+
+        let after = try world.store.all()
+        #expect(after == before)  // every field of every inspection, answers included
+        #expect(after.first { $0.localID == full.localID }?.formData == answers)
+        #expect(try Self.rows(world, full.localID)["ratio"] == "4.0")
+        #expect(try Self.rows(world, full.localID)["big"] == "9223372036854775807")
+        let spacedAnswers = try #require(try JSONValue.parse(texts[spaced.localID] ?? "").objectValue)
+        #expect(after.first { $0.localID == spaced.localID }?.formData == spacedAnswers)
+        #expect(try Self.rows(world, notAnObject.localID).isEmpty)
+        #expect(after.first { $0.localID == notAnObject.localID }?.formData == [:])
+        for localID in texts.keys { #expect(try Self.formDataText(world, localID) == "") }
+        // The submitted one keeps its form_data byte for byte, and no rows.
+        #expect(try Self.formDataText(world, done.localID) == doneText)
+        #expect(try Self.rows(world, done.localID).isEmpty)
+        // The migrated draft takes answers as any other; the others stay.
+        try world.service.answer(localID: full.localID, fieldID: "2", value: .rating(1))
+        var expected = answers
+        expected["2"] = "1"
+        #expect(try world.service.inspection(localID: full.localID).formData == expected)
+    }
+
+    @Test("the row reader's answers search inspection_answers by its primary key, never a scan")
+    func readerSearchesByKey() throws {
+        let world = try InspectionFixture()
+        let steps = try world.queue.read { db in
+            try db.fetchAll(
+                "EXPLAIN QUERY PLAN SELECT \(InspectionStore.selection) WHERE inspections.local_id = ?", ["x"]
+            )
+            .compactMap { $0["detail"] as String? }
+        }
+        #expect(steps.contains { $0.contains("inspection_answers USING PRIMARY KEY (local_id=?)") }, "\(steps)")
+        #expect(!steps.contains { $0.hasPrefix("SCAN") }, "\(steps)")
+    }
+}
