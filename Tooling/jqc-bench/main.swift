@@ -8,6 +8,7 @@
 //   jqc-bench import-once IN OUT   — one photo import (GNU time measures its peak RSS).
 //   jqc-bench sqlite-version       — the SQLite library JQCStorage links (for the report header).
 //   jqc-bench client-loop URL N [typed] — N GET /api/v1/auth/me through APIClient (the callgrind harness).
+//   jqc-bench sync-loop queue|push URL DATA [N] — queue N inspections / one sync pass (the sync callgrind harness).
 import Foundation
 import JQCStorage
 import Synchronization
@@ -142,6 +143,8 @@ func benchMain() async -> Int32 {
             try await MemoryChild.run(Array(arguments.dropFirst()))
         } else if arguments.first == "client-loop" {
             try await ClientLoop.run(Array(arguments.dropFirst()))
+        } else if arguments.first == "sync-loop" {
+            try await SyncLoop.run(Array(arguments.dropFirst()))
         } else if arguments.first == "sqlite-version" {
             print(DatabaseQueue.sqliteVersion)
         } else {
