@@ -38,8 +38,18 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
     /// A letter whose record waits (up to 10 s) until the named letter has been sent.
     let holdRecording = Mutex<(letter: String, until: String)?>(nil)
     private let sendStarted = Mutex<[String: DispatchSemaphore]>([:])
+    /// Where the held record copies the store's files once the other letter is out: what a `kill -9` at that
+    /// moment leaves on disk (the held transaction is not committed).
+    let snapshotWhileHeld = Mutex<TemporaryDirectory?>(nil)
 
-    init(lifecycle: OutboxTable.Lifecycle = .record) throws {
+    /// With `snapshot`, a store over a copy of its files (taken by ``snapshotWhileHeld``), as after a restart.
+    init(lifecycle: OutboxTable.Lifecycle = .record, copying snapshot: TemporaryDirectory? = nil) throws {
+        if let snapshot {
+            for name in ["letters.sqlite", "letters.sqlite-wal"]
+            where FileManager.default.fileExists(atPath: snapshot.path(name).path) {
+                try FileManager.default.copyItem(at: snapshot.path(name), to: directory.path(name))
+            }
+        }
         database = try DatabaseQueue(path: directory.path("letters.sqlite").path)
         table = OutboxTable("letters", key: ["id"], lifecycle: lifecycle, touching: "updated_at")
         var migrator = DatabaseMigrator()
@@ -125,6 +135,12 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
         if let hold = holdRecording.withLock({ $0 }), hold.letter == item.id {
             let out = semaphore(hold.until).wait(timeout: .now() + 10) == .success
             events.withLock { $0.append("\(hold.until) out while \(item.id) records: \(out)") }
+            if let snapshot = snapshotWhileHeld.withLock({ $0 }) {
+                for name in ["letters.sqlite", "letters.sqlite-wal"]
+                where FileManager.default.fileExists(atPath: directory.path(name).path) {
+                    try FileManager.default.copyItem(at: directory.path(name), to: snapshot.path(name))
+                }
+            }
         }
         events.withLock { $0.append("record \(item.id) sees \(committedElsewhere())") }
         if failRecording.withLock({ $0 }) || failRecordingOf.withLock({ $0.contains(item.id) }) {

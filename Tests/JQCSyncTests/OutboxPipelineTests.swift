@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import JQCStorage
+import JQCTestSupport
 import Testing
 
 @testable import JQCSync
@@ -129,5 +130,33 @@ extension OutboxPipelineTests {
         #expect(try store.letter("a")?.outbox.status == .synced)
         #expect(try store.letter("a")?.serverID == 5)
         #expect(try store.letter("b")?.outbox == OutboxState())
+    }
+}
+
+extension OutboxPipelineTests {
+    @Test("killed while the next request is out and the accepted item's record is not committed: both resent, each recorded once")
+    func killedBetweenRequestAndCommit() async throws {
+        let store = try LetterStore()
+        for id in ["a", "b"] { try store.add(id) }
+        store.answer("a", .accept(serverID: 1))
+        store.answer("b", .accept(serverID: 2))
+        let disk = TemporaryDirectory(prefix: "jqc-letters-killed")
+        store.snapshotWhileHeld.withLock { $0 = disk }
+        store.holdRecording.withLock { $0 = (letter: "a", until: "b") }
+        _ = try await OutboxDriver.push(store, pass: explicitPass())
+        #expect(store.events.withLock { $0 }.contains("b out while a records: true"))
+
+        // The files as a kill -9 at that moment leaves them: the server has a and b, the store neither.
+        let restarted = try LetterStore(copying: disk)
+        #expect(try restarted.letter("a")?.outbox == OutboxState())
+        #expect(try restarted.letter("b")?.outbox == OutboxState())
+        restarted.answer("a", .accept(serverID: 1))  // the server's answer for a local id it already has
+        restarted.answer("b", .accept(serverID: 2))
+        let again = try await OutboxDriver.push(restarted, pass: explicitPass())
+        #expect(again.report == StageReport(pushed: 2))
+        #expect(restarted.sentIDs == ["a", "b"])
+        #expect(records(restarted) == ["record a sees []", "committed a", "record b sees [\"a\"]", "committed b"])
+        #expect(try ["a", "b"].map { try restarted.letter($0)?.serverID } == [1, 2])
+        #expect(try ["a", "b"].allSatisfy { try restarted.letter($0)?.outbox.status == .synced })
     }
 }
