@@ -134,7 +134,9 @@ extension OutboxPipelineTests {
 }
 
 extension OutboxPipelineTests {
-    @Test("killed while the next request is out and the accepted item's record is not committed: both resent, each recorded once")
+    @Test(
+        "killed while the next request is out and the accepted item's record is not committed: both resent, each recorded once"
+    )
     func killedBetweenRequestAndCommit() async throws {
         let store = try LetterStore()
         for id in ["a", "b"] { try store.add(id) }
