@@ -257,10 +257,12 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   state is still its own transaction (an fsync at synchronous=FULL), but since issue 17 it commits while the
   next item's request is out (OutboxDriver's overlap; one commit per item, in order), and the push list no
   longer reads the pinned schemas: callgrind, `jqc-bench sync-loop push` with 300 − 100 items queued,
-  1,102,326 → 734,756 instructions per item. What is left is mostly the kernel's: `perf` on a 1,000-item
-  push puts over half of the process's CPU time in the kernel (the TCP handshake and teardown of each
-  fresh loopback connection, thread wake-ups), then the envelope and reply parse, the photo-gate read and
-  the body. curl's own time per item also changes with the size (the dev server's per-request cost grows
+  1,102,326 → 734,756 instructions per item; the same 1,000-item push before and after, interleaved on fresh
+  servers (5 rounds each, 2026-12-02, load ~3.5): median 1.40 s → 1.21 s. What is left is about half the
+  kernel's: `perf stat` on a 1,000-item push gives 0.35 ms user + 0.37 ms system CPU and 8.3 context
+  switches per item (the TCP handshake and teardown of each fresh loopback connection, the fsync, thread
+  wake-ups), then the envelope and reply parse, the photo-gate read and the body. Sending the same POSTs
+  on a kept-alive connection (measured, not shipped: CONTRACT.md) gave no clear gain in the same A/B. curl's own time per item also changes with the size (the dev server's per-request cost grows
   with the records it holds), so the flatness row is partly the server's. Next steps: let a POST the
   server provably dedupes reuse its connection (a contract change), read the photo gate for the whole
   push list at once.
