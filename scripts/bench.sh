@@ -257,6 +257,9 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   dedupe scan), so the ratio understates the client's cost per request. Next steps: send inspection POSTs
   with `idempotent: true` (the server dedupes on `local_id`, so a repeat is safe) to reuse connections,
   read the pending list without the schema snapshots, and consider marking a batch synced in one commit.
+  Since issue 17 each synced record commits while the next request is out and the inspections' push list
+  skips the schemas; the photo's own commit of its server path (inside its send, so a photo is never
+  uploaded twice) still waits in line.
 - **Transport overhead (`GET /auth/me`)**, when it misses: the wall ratio swings with the other sessions'
   load far more than the client's cost does — three full runs on 2026-12-02 gave 0.79× (load 8.4 → 9.7),
   0.93× (8.4 → 3.0) and 1.57× (3.9 → 3.6), while callgrind's count per request (load-independent) fell
@@ -268,13 +271,19 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   building the request (headers, URL). Next step, if needed: make `HTTPTransport.send`
   `nonisolated(nonsending)` so the call stays on the client's executor until the blocking transfer.
 - **Sync growth**, when it misses: per inspection the engine sends its `POST` on a fresh connection
-  (non-idempotent; CONTRACT.md: never rely on `local_id` dedupe) and commits the item's synced state in its
-  own transaction before the next, an fsync at synchronous=FULL; curl keeps one connection and persists
-  nothing. The mixed sync's NORMAL information row shows the fsyncs' share (under parallel builds an fsync
-  waits 1–10 ms for the journal). curl's own time per item also grows with the size (the dev server's
-  per-request cost grows with the records it holds), so the flatness row is partly the server's. Next
-  steps: group the mark-synced commits of a pass only where a repeat is provably harmless, or accept the
-  fsync per item as the crash guarantee's price; profile the server's POST at 3,000 records.
+  (non-idempotent; CONTRACT.md: never rely on `local_id` dedupe) where curl keeps one. The item's synced
+  state is still its own transaction (an fsync at synchronous=FULL), but since issue 17 it commits while the
+  next item's request is out (OutboxDriver's overlap; one commit per item, in order), and the push list no
+  longer reads the pinned schemas: callgrind, `jqc-bench sync-loop push` with 300 − 100 items queued,
+  1,102,326 → 734,756 instructions per item; the same 1,000-item push before and after, interleaved on fresh
+  servers (5 rounds each, 2026-12-02, load ~3.5): median 1.40 s → 1.21 s. What is left is about half the
+  kernel's: `perf stat` on a 1,000-item push gives 0.35 ms user + 0.37 ms system CPU and 8.3 context
+  switches per item (the TCP handshake and teardown of each fresh loopback connection, the fsync, thread
+  wake-ups), then the envelope and reply parse, the photo-gate read and the body. Sending the same POSTs
+  on a kept-alive connection (measured, not shipped: CONTRACT.md) gave no clear gain in the same A/B. curl's own time per item also changes with the size (the dev server's per-request cost grows
+  with the records it holds), so the flatness row is partly the server's. Next steps: let a POST the
+  server provably dedupes reuse its connection (a contract change), read the photo gate for the whole
+  push list at once.
 - **Cold-start rows under load**: the targets are wall-clock p50s of fresh processes; with the 1-minute
   load several times the core count (other sessions' builds) a process waits for a core most of its
   life, so the wall figures then say more about the machine than about the shell. The rows' figures are

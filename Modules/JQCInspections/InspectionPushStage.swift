@@ -83,7 +83,7 @@ struct InspectionOutboxFeed: OutboxFeed {
     var database: DatabaseQueue { store.queue }
     var table: OutboxTable { InspectionStore.outbox }
 
-    func pendingItems() throws -> [Inspection] { try store.pendingSubmissions() }
+    func pendingItems() throws -> [Inspection] { try store.pendingPushes() }
 
     func readiness(of item: Inspection) throws -> OutboxReadiness {
         let reason = try store.queue.read { db in

@@ -161,6 +161,21 @@ public final class InspectionStore: Sendable {
         }
     }
 
+    /// The push list (issue 17): ``pendingSubmissions()`` without the pinned schemas, which the `POST` body never
+    /// carries — each item's `schemaSnapshot` is an empty array (no join, no schema parsed: three quarters of
+    /// the push's per-item instructions before), every other column as stored. Same rows, same order.
+    /// - Throws: `DatabaseError`.
+    public func pendingPushes() throws -> [Inspection] {
+        try queue.read { db in
+            try db.fetchAll(
+                """
+                SELECT * FROM inspections WHERE status = 'completed' AND sync_status = 'pending'
+                ORDER BY completed_at, rowid
+                """
+            ).map { Self.inspection($0, schema: false) }
+        }
+    }
+
     /// The columns of an inspection row and where they come from: the row, with its pinned schema from
     /// `inspection_schemas` when the row's own `schema_snapshot` is empty (rows written since issue 17), and
     /// — when its `form_data` is '' (a draft since `inspections/4-answers`) — its answers from
@@ -432,10 +447,13 @@ public final class InspectionStore: Sendable {
                 .compactMap { $0["facility_id"] as Int? })
     }
 
-    static func inspection(_ row: Row) -> Inspection {
+    static func inspection(_ row: Row) -> Inspection { inspection(row, schema: true) }
+
+    /// An inspection from its row; with `schema` false its `schemaSnapshot` is left empty (not parsed).
+    static func inspection(_ row: Row, schema: Bool) -> Inspection {
         let stored: String = row["form_data"] ?? "{}"
         let formText = stored.isEmpty ? (row["table_answers"] ?? "{}") : stored
-        let inline: String = row["schema_snapshot"] ?? "[]"
+        let inline: String = schema ? row["schema_snapshot"] ?? "[]" : "[]"
         let schemaText = inline.isEmpty ? (row["pinned_snapshot"] ?? "[]") : inline
         let created: Date = row["created_at"] ?? Date(timeIntervalSince1970: 0)
         return Inspection(

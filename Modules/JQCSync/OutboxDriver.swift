@@ -1,6 +1,7 @@
 import Foundation
 import JQCKit
 import JQCStorage
+import Synchronization
 
 /// The one push loop (issue 16): sends a feature's outbox under ``OutboxPolicy`` (SPEC.md §4 "Errors are
 /// classified"). Per item, in the feed's order:
@@ -16,6 +17,15 @@ import JQCStorage
 ///    was; timeouts keep it pending uncounted; 5xx, 429 and local failures keep it pending and count a try
 ///    (the 5th fails it); any other 4xx fails it at once with the server's sentence.
 ///
+/// Pipelined (issue 17): the transaction recording a sent item (one per item, an fsync at synchronous=FULL)
+/// commits on a background queue while the next item's request is out; every write about the next item
+/// (its synced record, a counted try, a failure, a waiting reason) comes after that commit, so items are
+/// still recorded one transaction each, in the feed's order, and the push returns (or throws) only once the
+/// last one is committed. A feed's ``OutboxFeed/readiness(of:)`` is therefore asked before the previous
+/// item's record is committed (it must not depend on it). A crash before that commit loses nothing: the item
+/// is still pending and is sent again by the next pass, exactly as after a crash between a reply and its
+/// record without the overlap.
+///
 /// A failed item is never retried automatically; ``/JQCStorage/OutboxTable/retry(_:_:at:)`` puts it back.
 public enum OutboxDriver {
     /// Pushes `feed`'s pending items.
@@ -26,69 +36,102 @@ public enum OutboxDriver {
     {
         var result = OutboxPushResult<Feed.Item>(report: StageReport(), outcomes: [])
         try feed.prepare(pass)
-        for item in try feed.pendingItems() {
-            if Task.isCancelled { throw SyncStopError(.cancelled, "Sync was cancelled; everything stays queued.") }
-            let (outcome, accepted) = try await handle(item, feed: feed, pass: pass)
-            if accepted { result.report.pushed += 1 }
-            switch outcome {
-            case .pushed: break
-            case .waiting(let reason):
-                result.report.deferred += 1
-                if result.report.waitingReason == nil { result.report.waitingReason = reason }
-            case .deferred(let reason):
-                result.report.deferred += 1
-                result.report.deferredReason = reason
-            case .failed: result.report.failed += 1
+        var sent: Sent<Feed>?  // the last item the server accepted, its record not written yet
+        do {
+            for item in try feed.pendingItems() {
+                if Task.isCancelled { throw SyncStopError(.cancelled, "Sync was cancelled; everything stays queued.") }
+                switch try decide(item, feed: feed, pass: pass) {
+                case .send:
+                    let recording = sent.map { previous in Recording(previous, pass: pass) }
+                    sent = nil
+                    let reply: Result<Feed.Answer, any Error>
+                    do { reply = .success(try await feed.send(item, pass: pass)) } catch { reply = .failure(error) }
+                    if let recording { try await settle(recording, into: &result) }
+                    switch reply {
+                    case .success(let answer):
+                        sent = Sent(feed: feed, item: item, answer: answer, accepted: feed.countsAsPushed(item))
+                    case .failure(let error):
+                        count(item, try settleFailure(error, item: item, feed: feed, pass: pass), into: &result)
+                    }
+                case .wait(let reason):
+                    if let previous = sent.take() { try await settle(Recording(previous, pass: pass), into: &result) }
+                    try wait(item, reason: reason, feed: feed)
+                    count(item, .waiting(reason), into: &result)
+                case .fail(let reason):
+                    if let previous = sent.take() { try await settle(Recording(previous, pass: pass), into: &result) }
+                    try fail(item, reason: reason, feed: feed, pass: pass)
+                    count(item, .failed(reason), into: &result)
+                }
             }
-            result.outcomes.append((item, outcome))
+        } catch {
+            // A stop (or a store error) leaves the items after it as they were, but the one already accepted is
+            // recorded first: the server has it.
+            if let previous = sent.take() { try await settle(Recording(previous, pass: pass), into: &result) }
+            throw error
         }
+        if let previous = sent.take() { try await settle(Recording(previous, pass: pass), into: &result) }
         return result
     }
 
-    /// One item: its outcome, and whether the server accepted it in this pass (counted as pushed).
-    private static func handle<Feed: OutboxFeed>(_ item: Feed.Item, feed: Feed, pass: SyncPass) async throws
-        -> (OutboxOutcome, accepted: Bool)
-    {
+    /// What to do with one item before anything is written about it.
+    private enum Decision {
+        case send
+        case wait(String)
+        case fail(String)
+    }
+
+    /// Admission, the feed's readiness and backoff: reads only.
+    private static func decide<Feed: OutboxFeed>(_ item: Feed.Item, feed: Feed, pass: SyncPass) throws -> Decision {
         var readiness = admission(of: item.outbox, in: pass)
         if readiness == .ready { readiness = try feed.readiness(of: item) }
         switch readiness {
-        case .ready:
-            break
-        case .waiting(let reason):
-            try wait(item, reason: reason, feed: feed)
-            return (.waiting(reason), false)
-        case .failed(let reason):
-            try fail(item, reason: reason, feed: feed, pass: pass)
-            return (.failed(reason), false)
+        case .ready: break
+        case .waiting(let reason): return .wait(reason)
+        case .failed(let reason): return .fail(reason)
         }
         guard pass.shouldAttempt(attempts: item.outbox.attempts, lastAttempt: item.outbox.lastAttemptAt) else {
-            let reason = backoffReason(item.outbox)
-            try wait(item, reason: reason, feed: feed)
-            return (.waiting(reason), false)
+            return .wait(backoffReason(item.outbox))
         }
-        let answer: Feed.Answer
-        do {
-            answer = try await feed.send(item, pass: pass)
-        } catch {
-            return (try settleFailure(error, item: item, feed: feed, pass: pass), false)
+        return .send
+    }
+
+    /// Adds one item's outcome to the report, in the order items are handled.
+    private static func count<Item: OutboxItem>(
+        _ item: Item, _ outcome: OutboxOutcome, accepted: Bool = false, into result: inout OutboxPushResult<Item>
+    ) {
+        if accepted { result.report.pushed += 1 }
+        switch outcome {
+        case .pushed: break
+        case .waiting(let reason):
+            result.report.deferred += 1
+            if result.report.waitingReason == nil { result.report.waitingReason = reason }
+        case .deferred(let reason):
+            result.report.deferred += 1
+            result.report.deferredReason = reason
+        case .failed: result.report.failed += 1
         }
-        let accepted = feed.countsAsPushed(item)
-        do {
-            try feed.database.write { db in
-                try feed.table.markSynced(db, item.outboxKeys, at: pass.clock.now)
-                try feed.recordSent(item, answer: answer, pass: pass, in: db)
+        result.outcomes.append((item, outcome))
+    }
+
+    /// Waits for an accepted item's record to commit, then counts it: pushed, or — when the record could not
+    /// be written — a counted local failure, so the item is tried again (the server dedupes on its local id)
+    /// instead of being lost.
+    private static func settle<Feed: OutboxFeed>(
+        _ recording: Recording<Feed>, into result: inout OutboxPushResult<Feed.Item>
+    ) async throws {
+        let sent = recording.sent
+        switch await recording.committed() {
+        case .success:
+            do {
+                try sent.feed.sentCommitted(sent.item, answer: sent.answer)
+            } catch {
+                recording.pass.logger.warning("after sending \(sent.feed.table.name) \(sent.item.outboxKeys): \(error)")
             }
-        } catch {
-            // The server has it but the local record could not be written: a counted local failure, so the
-            // item is tried again (the server dedupes on its local id) instead of being lost.
-            return (try settleFailure(error, item: item, feed: feed, pass: pass), accepted)
+            count(sent.item, .pushed, accepted: sent.accepted, into: &result)
+        case .failure(let error):
+            let outcome = try settleFailure(error, item: sent.item, feed: sent.feed, pass: recording.pass)
+            count(sent.item, outcome, accepted: sent.accepted, into: &result)
         }
-        do {
-            try feed.sentCommitted(item, answer: answer)
-        } catch {
-            pass.logger.warning("after sending \(feed.table.name) \(item.outboxKeys): \(error)")
-        }
-        return (.pushed, accepted)
     }
 
     /// Whether this pass may send an item at all: the one place a filter over every outbox item belongs.
@@ -134,6 +177,72 @@ public enum OutboxDriver {
             return .failed(reason)
         case .stopPass(let stop):
             throw stop
+        }
+    }
+
+    /// The queue the synced transactions commit on while the next request is out (one at a time: the driver
+    /// waits for each before it writes anything else).
+    static let commits = DispatchQueue(label: "jqc.outbox.commits", qos: .userInitiated)
+}
+
+/// An item the server accepted, with its answer, whose record is still to be written.
+private struct Sent<Feed: OutboxFeed>: Sendable {
+    let feed: Feed
+    let item: Feed.Item
+    let answer: Feed.Answer
+    let accepted: Bool
+}
+
+extension Optional {
+    /// The value, leaving `nil` behind.
+    fileprivate mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
+    }
+}
+
+/// One accepted item's synced transaction (``OutboxTable/markSynced(_:_:at:)`` and the feed's
+/// ``OutboxFeed/recordSent(_:answer:pass:in:)``), started on ``OutboxDriver/commits`` as soon as it is made.
+private final class Recording<Feed: OutboxFeed>: Sendable {
+    let sent: Sent<Feed>
+    let pass: SyncPass
+    private let state = Mutex<State>(.running)
+
+    private enum State {
+        case running
+        case awaited(CheckedContinuation<Result<Void, any Error>, Never>)
+        case done(Result<Void, any Error>)
+    }
+
+    init(_ sent: Sent<Feed>, pass: SyncPass) {
+        self.sent = sent
+        self.pass = pass
+        OutboxDriver.commits.async { [self] in
+            let outcome = Result<Void, any Error> {
+                try sent.feed.database.write { db in
+                    try sent.feed.table.markSynced(db, sent.item.outboxKeys, at: pass.clock.now)
+                    try sent.feed.recordSent(sent.item, answer: sent.answer, pass: pass, in: db)
+                }
+            }
+            let waiting = state.withLock { state -> CheckedContinuation<Result<Void, any Error>, Never>? in
+                defer { state = .done(outcome) }
+                if case .awaited(let continuation) = state { return continuation }
+                return nil
+            }
+            waiting?.resume(returning: outcome)
+        }
+    }
+
+    /// The commit's outcome, once it has happened (at once when it already has: no suspension).
+    func committed() async -> Result<Void, any Error> {
+        if case .done(let outcome) = state.withLock({ $0 }) { return outcome }
+        return await withCheckedContinuation { continuation in
+            let outcome = state.withLock { state -> Result<Void, any Error>? in
+                if case .done(let outcome) = state { return outcome }
+                state = .awaited(continuation)
+                return nil
+            }
+            if let outcome { continuation.resume(returning: outcome) }
         }
     }
 }

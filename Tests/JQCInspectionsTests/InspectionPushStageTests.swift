@@ -162,3 +162,22 @@ struct TableAnswerStripTests {
             ])
     }
 }
+
+extension InspectionPushStageTests {
+    @Test("the push list is the pending submissions without their pinned schemas: same rows, order and bodies")
+    func slimPushList() throws {
+        let world = try InspectionFixture()
+        let first = try submitted(world)
+        let second = try submitted(world, photo: "local:///tmp/q.jpg")
+        _ = try world.answeredDraft()  // a draft is never on the list
+        let full = try world.store.pendingSubmissions()
+        let slim = try world.store.pendingPushes()
+        #expect(slim.map(\.localID) == [first.localID, second.localID])
+        #expect(slim.map(\.localID) == full.map(\.localID))
+        #expect(full.allSatisfy { $0.schemaSnapshot != .array([]) })  // the full record does carry the schema
+        #expect(slim.allSatisfy { $0.schemaSnapshot == .array([]) })
+        #expect(slim.map(\.outbox) == full.map(\.outbox))
+        #expect(slim.map(InspectionPushStage.payload(for:)) == full.map(InspectionPushStage.payload(for:)))
+        #expect(slim.last.map(InspectionPushStage.payload(for:))?["form_data"]?["4"] == "")
+    }
+}

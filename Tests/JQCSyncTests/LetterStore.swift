@@ -29,8 +29,27 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
     private let script = Mutex<[String: [LetterAnswer]]>([:])
     private let sent = Mutex<[String]>([])
     let failRecording = Mutex(false)
+    /// Letters whose record alone fails (the others are recorded).
+    let failRecordingOf = Mutex<Set<String>>([])
+    /// Letters whose readiness cannot be read (the store fails).
+    let failReadinessOf = Mutex<Set<String>>([])
+    /// What happened, in order: `send X`, `record X sees [synced letters another connection sees]`, `committed X`.
+    let events = Mutex<[String]>([])
+    /// A letter whose record waits (up to 10 s) until the named letter has been sent.
+    let holdRecording = Mutex<(letter: String, until: String)?>(nil)
+    private let sendStarted = Mutex<[String: DispatchSemaphore]>([:])
+    /// Where the held record copies the store's files once the other letter is out: what a `kill -9` at that
+    /// moment leaves on disk (the held transaction is not committed).
+    let snapshotWhileHeld = Mutex<TemporaryDirectory?>(nil)
 
-    init(lifecycle: OutboxTable.Lifecycle = .record) throws {
+    /// With `snapshot`, a store over a copy of its files (taken by ``snapshotWhileHeld``), as after a restart.
+    init(lifecycle: OutboxTable.Lifecycle = .record, copying snapshot: TemporaryDirectory? = nil) throws {
+        if let snapshot {
+            for name in ["letters.sqlite", "letters.sqlite-wal"]
+            where FileManager.default.fileExists(atPath: snapshot.path(name).path) {
+                try FileManager.default.copyItem(at: snapshot.path(name), to: directory.path(name))
+            }
+        }
         database = try DatabaseQueue(path: directory.path("letters.sqlite").path)
         table = OutboxTable("letters", key: ["id"], lifecycle: lifecycle, touching: "updated_at")
         var migrator = DatabaseMigrator()
@@ -86,7 +105,8 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
     }
 
     func readiness(of item: Letter) throws -> OutboxReadiness {
-        try database.read { db in
+        if failReadinessOf.withLock({ $0.contains(item.id) }) { throw TestFailure(failure: .local("unreadable")) }
+        return try database.read { db in
             let row = try db.fetchOne("SELECT blocked, doomed FROM letters WHERE id = ?", [item.id])
             if let doomed: String = row?["doomed"] { return .failed(doomed) }
             if let blocked: String = row?["blocked"] { return .waiting(blocked) }
@@ -96,6 +116,8 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
 
     func send(_ item: Letter, pass: SyncPass) async throws -> Int {
         sent.withLock { $0.append(item.id) }
+        events.withLock { $0.append("send \(item.id)") }
+        semaphore(item.id).signal()
         let next = script.withLock { script -> LetterAnswer? in
             guard var answers = script[item.id], !answers.isEmpty else { return nil }
             let first = answers.removeFirst()
@@ -110,11 +132,54 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
     }
 
     func recordSent(_ item: Letter, answer: Int, pass: SyncPass, in db: Database) throws {
-        if failRecording.withLock({ $0 }) { throw TestFailure(failure: .local("the store is full")) }
+        if let hold = holdRecording.withLock({ $0 }), hold.letter == item.id {
+            let out = semaphore(hold.until).wait(timeout: .now() + 10) == .success
+            events.withLock { $0.append("\(hold.until) out while \(item.id) records: \(out)") }
+            if let snapshot = snapshotWhileHeld.withLock({ $0 }) {
+                for name in ["letters.sqlite", "letters.sqlite-wal"]
+                where FileManager.default.fileExists(atPath: directory.path(name).path) {
+                    try FileManager.default.copyItem(at: directory.path(name), to: snapshot.path(name))
+                }
+            }
+        }
+        events.withLock { $0.append("record \(item.id) sees \(committedElsewhere())") }
+        if failRecording.withLock({ $0 }) || failRecordingOf.withLock({ $0.contains(item.id) }) {
+            throw TestFailure(failure: .local("the store is full"))
+        }
         try db.execute("UPDATE letters SET server_id = ? WHERE id = ?", [answer, item.id])
     }
 
+    func sentCommitted(_ item: Letter, answer: Int) throws { events.withLock { $0.append("committed \(item.id)") } }
+
     func recordRefused(_ item: Letter, reason: String, in db: Database) throws {
         try db.execute("UPDATE letters SET refused_note = ? WHERE id = ?", [reason, item.id])
+    }
+}
+
+extension LetterStore {
+    /// The signal that `id` has been sent.
+    fileprivate func semaphore(_ id: String) -> DispatchSemaphore {
+        sendStarted.withLock { semaphores in
+            if let semaphore = semaphores[id] { return semaphore }
+            let semaphore = DispatchSemaphore(value: 0)
+            semaphores[id] = semaphore
+            return semaphore
+        }
+    }
+
+    /// The synced letters as a second connection sees them: what has been committed, not what the current
+    /// transaction holds.
+    fileprivate func committedElsewhere() -> [String] {
+        do {
+            let observer = try DatabaseQueue(path: database.path)
+            defer { observer.close() }
+            return try observer.read { db in
+                try db.fetchAll("SELECT id FROM letters WHERE sync_status = 'synced' ORDER BY rowid").map {
+                    $0["id"] ?? ""
+                }
+            }
+        } catch {
+            return ["unreadable: \(error)"]
+        }
     }
 }
