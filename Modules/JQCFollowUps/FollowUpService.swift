@@ -105,23 +105,9 @@ public final class FollowUpService: Sendable {
                 URLQueryItem(name: "follow_up_required", value: "true"),
                 URLQueryItem(name: "limit", value: String(Self.limit)),
             ]
-            let cached = try store.pullCondition()
-            var answer = try await api.getList(Self.listPath, query: query, ifNoneMatch: cached?.etag)
-            var kept: JSONValue?
-            if answer.isUnchanged {
-                kept = cached.flatMap { try? JSONValue.parse($0.reply) }
-                // The kept reply cannot be read back (it always can): ask again, unconditionally.
-                if kept == nil { answer = try await api.getList(Self.listPath, query: query, ifNoneMatch: nil) }
-            }
-            let reply: JSONValue
-            let condition: (etag: String, reply: String)?
-            if case .fresh(let data, let etag, _) = answer {
-                reply = data
-                condition = etag.map { ($0, data.jsonString()) }
-            } else {
-                reply = kept ?? .null
-                condition = cached
-            }
+            let pulled = try await api.getKeptList(
+                Self.listPath, query: query, kept: try store.pullCondition(), empty: .null)
+            let (reply, condition) = (pulled.reply, pulled.condition)
             guard let items = reply["inspections"] else {
                 throw APIError.undecodable("data.inspections: the member is missing")
             }

@@ -133,24 +133,9 @@ extension IssueService {
     @discardableResult
     public func pullAssigned(now: Date) async throws -> AssignedIssuesPull {
         let started = generation.withLock { $0 }
-        let cached = try store.pullCondition()
-        var answer = try await api.getList("/api/v1/issues", ifNoneMatch: cached?.etag)
-        var kept: JSONValue?
-        if answer.isUnchanged {
-            kept = cached.flatMap { try? JSONValue.parse($0.reply) }
-            // The kept list cannot be read back (it always can): ask again, unconditionally.
-            if kept == nil { answer = try await api.getList("/api/v1/issues", ifNoneMatch: nil) }
-        }
         // The list to reconcile, its ETag, and its JSON text to keep (the kept text itself after a 304).
-        let reply: JSONValue
-        let condition: (etag: String, reply: String)?
-        if case .fresh(let data, let etag, _) = answer {
-            reply = data
-            condition = etag.map { ($0, data.jsonString()) }
-        } else {
-            reply = kept ?? .array([])
-            condition = cached
-        }
+        let pulled = try await api.getKeptList("/api/v1/issues", kept: try store.pullCondition(), empty: .array([]))
+        let (reply, condition) = (pulled.reply, pulled.condition)
         let list: DecodedList<APIIssue>
         do {
             list = try DecodedList<APIIssue>.decode(reply)

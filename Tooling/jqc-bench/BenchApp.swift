@@ -51,4 +51,18 @@ struct BenchApp {
         }
         return try app.inspections.inspection(localID: draft.localID)
     }
+
+    /// Queues `count` completed inspections of template 3 (a rating cycling 1…5 and a text each: one outbox item
+    /// and one `POST /api/v1/inspections` apiece), through the services; the sync rows' workload.
+    /// - Returns: their local ids, in submit order.
+    /// - Throws: ``InspectionsError``.
+    func queueCompletedInspections(_ count: Int) throws -> [String] {
+        try (0..<count).map { index in
+            let draft = try app.inspections.start(StartRequest(templateID: Self.templateID, facilityID: facilityID))
+            try app.inspections.answer(localID: draft.localID, fieldID: "2", arguments: ["\(1 + index % 5)"])
+            try app.inspections.answer(localID: draft.localID, fieldID: "14", arguments: ["Jordan", "Lee"])
+            _ = try app.inspections.submit(localID: draft.localID)
+            return draft.localID
+        }
+    }
 }

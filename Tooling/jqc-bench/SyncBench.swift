@@ -77,18 +77,15 @@ struct SyncBench {
             return config
         }
         let requests = uploads.count + bodies.count + issueBodies.count
-        let session = try await Session.start(devserver: devserver, work: serverWork, label: "sync-curl")
-        defer { session.stop() }
-        let floor = try session.runCurl(
-            curl, config: config(fresh: true, session), expecting: ["200", "201"], count: requests, work: work,
-            name: "sync")
-        session.stop()
-        let keptAlive = try await Session.start(devserver: devserver, work: serverWork, label: "sync-curl-alive")
-        defer { keptAlive.stop() }
-        let aliveFloor = try keptAlive.runCurl(
-            curl, config: config(fresh: false, keptAlive), expecting: ["200", "201"], count: requests, work: work,
-            name: "sync-alive")
-        keptAlive.stop()
+        func curlTime(fresh: Bool, label: String) async throws -> Double {
+            let session = try await Session.start(devserver: devserver, work: serverWork, label: label)
+            defer { session.stop() }
+            return try session.runCurl(
+                curl, config: config(fresh: fresh, session), expecting: ["200", "201"], count: requests, work: work,
+                name: label)
+        }
+        let floor = try await curlTime(fresh: true, label: "sync-curl")
+        let aliveFloor = try await curlTime(fresh: false, label: "sync-curl-alive")
         // The same engine run with synchronous=NORMAL (information): how much of the gap is the local commits'
         // fsyncs (a photo's settle and an inspection's mark-synced are one transaction each).
         let normal = try await engineRun(source: source, synchronous: .normal, label: "normal")

@@ -90,15 +90,7 @@ struct SyncGrowthBench {
         let bench = try await BenchApp.open(data: runWork.appendingPathComponent("data"), baseURL: server.baseURL)
         let app = bench.app
         note("sync growth: queueing \(size) completed inspections")
-        var localIDs: [String] = []
-        for index in 0..<size {
-            let draft = try app.inspections.start(
-                StartRequest(templateID: BenchApp.templateID, facilityID: bench.facilityID))
-            try app.inspections.answer(localID: draft.localID, fieldID: "2", arguments: ["\(1 + index % 5)"])
-            try app.inspections.answer(localID: draft.localID, fieldID: "14", arguments: ["Jordan", "Lee"])
-            _ = try app.inspections.submit(localID: draft.localID)
-            localIDs.append(draft.localID)
-        }
+        let localIDs = try bench.queueCompletedInspections(size)
         var passes = 0
         let pass = try await seconds {
             repeat {
@@ -128,18 +120,15 @@ struct SyncGrowthBench {
             }
             return config
         }
-        let session = try await Session.start(devserver: devserver, work: serverWork, label: "growth-curl-\(size)")
-        defer { session.stop() }
-        let floor = try session.runCurl(
-            curl, config: config(fresh: false, session), expecting: ["200", "201"], count: bodies.count,
-            work: runWork, name: "growth-\(size)")
-        session.stop()
-        let freshSession = try await Session.start(
-            devserver: devserver, work: serverWork, label: "growth-curl-fresh-\(size)")
-        defer { freshSession.stop() }
-        let freshFloor = try freshSession.runCurl(
-            curl, config: config(fresh: true, freshSession), expecting: ["200", "201"], count: bodies.count,
-            work: runWork, name: "growth-fresh-\(size)")
+        func curlTime(fresh: Bool, label: String) async throws -> Double {
+            let session = try await Session.start(devserver: devserver, work: serverWork, label: label)
+            defer { session.stop() }
+            return try session.runCurl(
+                curl, config: config(fresh: fresh, session), expecting: ["200", "201"], count: bodies.count,
+                work: runWork, name: label)
+        }
+        let floor = try await curlTime(fresh: false, label: "growth-curl-\(size)")
+        let freshFloor = try await curlTime(fresh: true, label: "growth-curl-fresh-\(size)")
         note(
             "sync growth \(size): pass \(format(ms: pass)) (\(passes)), idle \(format(ms: idle)), "
                 + "curl \(format(ms: floor)), curl with a connection per POST \(format(ms: freshFloor))")

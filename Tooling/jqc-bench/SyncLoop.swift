@@ -20,13 +20,7 @@ enum SyncLoop {
         let app = bench.app
         if arguments[0] == "queue" {
             let count = arguments.count > 3 ? Int(arguments[3]) ?? 0 : 0
-            for index in 0..<count {
-                let draft = try app.inspections.start(
-                    StartRequest(templateID: BenchApp.templateID, facilityID: bench.facilityID))
-                try app.inspections.answer(localID: draft.localID, fieldID: "2", arguments: ["\(1 + index % 5)"])
-                try app.inspections.answer(localID: draft.localID, fieldID: "14", arguments: ["Jordan", "Lee"])
-                _ = try app.inspections.submit(localID: draft.localID)
-            }
+            _ = try bench.queueCompletedInspections(count)
             print("queued \(count)")
             return
         }
