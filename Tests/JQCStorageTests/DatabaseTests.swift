@@ -120,6 +120,19 @@ struct DatabaseBasicsTests {
             (error as? DatabaseError)?.kind == .misuse
         }
     }
+
+    @Test("with no arguments, statements separated by semicolons all run; with arguments, one statement")
+    func severalStatements() throws {
+        let store = try openStore(TemporaryDirectory())
+        try store.write { db in
+            try db.execute("INSERT INTO items (name) VALUES ('a'); INSERT INTO items (name) VALUES ('b')")
+            try db.execute("INSERT INTO items (name, data) VALUES (?, 'x;y')", ["c"])
+        }
+        let names: [String] = try store.read { db in
+            try db.fetchAll("SELECT name FROM items ORDER BY name").compactMap { $0["name"] }
+        }
+        #expect(names == ["a", "b", "c"])
+    }
 }
 
 @Suite("Transactions")
