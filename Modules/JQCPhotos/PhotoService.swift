@@ -195,6 +195,9 @@ public final class PhotoService: Sendable {
     /// never promises a retry; otherwise "waits for its photos to upload" (the photos stage sends them).
     /// - Throws: `DatabaseError`.
     public func photoWaitReason(ownerKind: PhotoOwnerKind, ownerLocalID: String, in db: Database) throws -> String? {
+        // Most owners have nothing unsettled: one COUNT on the owner index answers that, without reading and
+        // decoding every photo row (issue 17: ~26,000 instructions per pushed inspection before).
+        guard try photoStore.hasUnsettled(kind: ownerKind, localID: ownerLocalID, in: db) else { return nil }
         let unsettled = try photoStore.photos(for: PhotoOwner(kind: ownerKind, localID: ownerLocalID), in: db)
             .filter(\.isUnsettled)
         guard !unsettled.isEmpty else { return nil }
