@@ -65,10 +65,18 @@ struct InspectionAnswerRowsStoreTests {
             let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: answers))
             try world.service.answer(localID: draft.localID, fieldID: "1005", value: .rating(4))  // schema cached
             _ = try Self.pagesWritten(world.queue) {}  // the WAL emptied once before measuring
-            world.clock.advance(by: 1)  // a new updated_at (SQLite does not rewrite a page whose bytes stay the same)
-            pages[size] = try Self.pagesWritten(world.queue) {
-                try world.service.answer(localID: draft.localID, fieldID: "1007", value: .rating(5))
+            // The fewest pages of three answers: a row that outgrows its leaf page now and then splits it (3-4 pages
+            // once), which says nothing of the form's size.
+            var fewest = Int.max
+            for field in ["1007", "1009", "1008"] {
+                world.clock.advance(by: 1)  // a new answered_at (SQLite does not rewrite a page whose bytes stay)
+                fewest = min(
+                    fewest,
+                    try Self.pagesWritten(world.queue) {
+                        try world.service.answer(localID: draft.localID, fieldID: field, value: .rating(5))
+                    })
             }
+            pages[size] = fewest
             #expect(try Self.formDataText(world, draft.localID) == "")
             let stored = try world.service.inspection(localID: draft.localID).formData
             #expect(stored.count == size)
