@@ -218,7 +218,13 @@ public struct Row: Sendable, Hashable {
 
     /// The raw value of `column`, or `nil` when the row has no such column.
     public func databaseValue(_ column: String) -> DatabaseValue? {
-        columns.firstIndex(of: column).map { values[$0] }
+        // Lengths first (issue 17): a decoded row looks up each of its ~40 columns by name, and most names
+        // differ in length, which a stored count tells at once; `==` only for the same length.
+        let length = column.utf8.count
+        for index in columns.indices where columns[index].utf8.count == length && columns[index] == column {
+            return values[index]
+        }
+        return nil
     }
 
     /// The value of `column` converted to `T`.
