@@ -59,12 +59,30 @@ public struct AppConfiguration: Sendable {
 
 /// The manual connectivity switch kept in `<data-dir>/connectivity` (`offline` or `online`), so airplane
 /// mode survives a restart.
+///
+/// The switch is read before every request (``OfflineGateTransport``), so that `offline` in one shell stops
+/// another process's sync at once: with POSIX `open`/`read`, where a missing file (the usual case) is one
+/// failed `open` (issue 17: `String(contentsOf:)` built a Foundation error each time, ~20,000 instructions
+/// per request).
 public final class FileConnectivityOverrideStore: ConnectivityOverrideStoreProtocol {
     private let url: URL
+    private let path: String
     /// A switch stored at `url`.
-    public init(url: URL) { self.url = url }
+    public init(url: URL) {
+        self.url = url
+        path = url.path
+    }
+    /// Whether the file says `offline` (surrounding whitespace ignored); a missing, unreadable or longer file
+    /// says online.
     public func loadForcedOffline() -> Bool {
-        (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "offline"
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 4_096)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0, count < bytes.count else { return false }
+        let text = String(decoding: bytes[0..<count], as: UTF8.self)
+        return text.trimmingCharacters(in: .whitespacesAndNewlines) == "offline"
     }
     public func saveForcedOffline(_ offline: Bool) throws {
         try AtomicFile.write(Data((offline ? "offline\n" : "online\n").utf8), to: url, permissions: 0o600)
