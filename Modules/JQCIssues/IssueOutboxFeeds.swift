@@ -77,7 +77,9 @@ struct IssueOutboxFeed: OutboxFeed {
                         try store.markCreated(
                             db, localID: localID, serverID: Int(id), inspectionServerID: inspectionServerID, at: now)
                     },
-                    failed: { error in logger.warning("issue \(localID): its server id is kept with its record: \(error)") })
+                    failed: { error in
+                        logger.warning("issue \(localID): its server id is kept with its record: \(error)")
+                    })
             } else {
                 try store.markCreated(
                     localID: localID, serverID: Int(id), inspectionServerID: inspectionServerID, at: now)

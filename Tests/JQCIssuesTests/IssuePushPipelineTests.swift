@@ -21,11 +21,7 @@ struct IssuePushPipelineTests {
         world.transport.route(.post, path: "/api/v1/issues", [.ok(IssueTestWorld.serverIssue(3001), status: 201)])
         world.transport.route(.get, path: "/api/v1/issues", [.ok([])], repeatLast: true)
         // The store refuses the issue's record (its local photo paths cleared), not its server id.
-        try world.queue.write { db in
-            try db.execute(
-                "CREATE TRIGGER refuse_record BEFORE UPDATE OF photo_local_paths ON issues "
-                    + "BEGIN SELECT RAISE(ABORT, 'the store is full'); END")
-        }
+        try RefusedWritesStore.refuseUpdates(of: "photo_local_paths", on: "issues", in: world.queue)
 
         let first = try await world.runStages()
         #expect(first["inspections"]?.pushed == 1)
@@ -36,7 +32,7 @@ struct IssuePushPipelineTests {
         #expect(kept.syncStatus == .pending)
         #expect(kept.outbox.attempts == 1)
 
-        try world.queue.write { db in try db.execute("DROP TRIGGER refuse_record") }
+        try RefusedWritesStore.allowUpdates(of: "photo_local_paths", on: "issues", in: world.queue)
         let second = try await IssuePushStage(service: world.issues).run(world.pass())
         #expect(second.pushed == 1 && second.deferred == 0 && second.failed == 0)
         let posts = world.transport.requests(path: "/api/v1/issues").filter { $0.method == .post }

@@ -48,11 +48,7 @@ struct PhotoUploadPipelineTests {
         world.service.register(listener, for: .issue)
         let photo = try world.importPhoto(.issue("issue-1"))
         // The store refuses every write of a server path: what a kill before those commits leaves behind.
-        try world.database.write { db in
-            try db.execute(
-                "CREATE TRIGGER refuse_path BEFORE UPDATE OF server_path ON pending_photos "
-                    + "BEGIN SELECT RAISE(ABORT, 'the store is full'); END")
-        }
+        try RefusedWritesStore.refuseUpdates(of: "server_path", on: "pending_photos", in: world.database)
 
         let first = try await world.service.uploadPending(world.pass())
         #expect(first.pushed == 1 && first.deferred == 1 && first.failed == 0)
@@ -63,7 +59,7 @@ struct PhotoUploadPipelineTests {
         #expect(stored.attempts == 1)
         #expect(listener.all.isEmpty)
 
-        try world.database.write { db in try db.execute("DROP TRIGGER refuse_path") }
+        try RefusedWritesStore.allowUpdates(of: "server_path", on: "pending_photos", in: world.database)
         #expect(try await world.service.uploadPending(world.pass()) == StageReport(name: "photos", pushed: 1))
         stored = try #require(try world.service.photo(id: photo.id))
         #expect(stored.state == .settled)
