@@ -1,5 +1,6 @@
 import Foundation
 import JQCKit
+import JQCNetwork
 import JQCStorage
 
 /// A local issue record (seed 001 `LocalIssue`), as a value (rule 68). Device-created issues (flagged during
@@ -177,7 +178,7 @@ public struct IssueComment: Sendable, Hashable, Decodable {
 }
 
 /// An issue as the server sends it (CONTRACT.md "Issues"), decoded with snake_case → camelCase (rule 65).
-struct APIIssue: Decodable, Sendable {
+struct APIIssue: Decodable, Sendable, Hashable {
     var id: Int
     var localId: String?
     var inspectionId: Int?
@@ -211,5 +212,95 @@ struct APIIssue: Decodable, Sendable {
     /// The evidence photos: `photo_path` + `mobile_photo_paths`, never `result_photos` (rule 33).
     var evidencePaths: [String] {
         (photoPath.map { $0.isEmpty ? [] : [$0] } ?? []) + (mobilePhotoPaths ?? [])
+    }
+}
+
+extension APIIssue {
+    /// The same value ``ReplyDecoder`` decodes from `value`, read straight from the members (issue 17: the
+    /// generic decoder converts every member's key for every issue of a pull, ~1.2 million instructions an
+    /// issue), or `nil` when this reader cannot be sure it would agree: `value` not an object, a key that is
+    /// not plain snake_case (lower-case letters, single inner underscores: then each property has exactly one
+    /// key it can come from), or a member of another kind than its property's (a number for an `Int`
+    /// that is not an integer in range, a list with a non-string). The caller then decodes with
+    /// ``ReplyDecoder``, which also says what is wrong and where.
+    static func fast(_ value: JSONValue) -> APIIssue? {
+        guard case .object(let members) = value, members.keys.allSatisfy(isPlainSnakeCase) else { return nil }
+        var unreadable = false
+        func int(_ key: String) -> Int? {
+            switch members[key] {
+            case nil, .null?: return nil
+            case .int(let number)?:
+                if let exact = Int(exactly: number) { return exact }
+            default: break
+            }
+            unreadable = true
+            return nil
+        }
+        func string(_ key: String) -> String? {
+            switch members[key] {
+            case nil, .null?: return nil
+            case .string(let text)?: return text
+            default:
+                unreadable = true
+                return nil
+            }
+        }
+        func strings(_ key: String) -> [String]? {
+            switch members[key] {
+            case nil, .null?: return nil
+            case .array(let elements)?:
+                var texts: [String] = []
+                texts.reserveCapacity(elements.count)
+                for element in elements {
+                    guard case .string(let text) = element else {
+                        unreadable = true
+                        return nil
+                    }
+                    texts.append(text)
+                }
+                return texts
+            default:
+                unreadable = true
+                return nil
+            }
+        }
+        guard let id = int("id") else { return nil }
+        let issue = APIIssue(
+            id: id, localId: string("local_id"), inspectionId: int("inspection_id"), facilityId: int("facility_id"),
+            facilityName: string("facility_name"), areaId: int("area_id"), areaName: string("area_name"),
+            severity: string("severity"), description: string("description"), status: string("status"),
+            photoPath: string("photo_path"), mobilePhotoPaths: strings("mobile_photo_paths"),
+            resultPhotos: strings("result_photos"), photoUrls: strings("photo_urls"),
+            resultNotes: string("result_notes"), verifiedAt: string("verified_at"),
+            verificationNote: string("verification_note"), reportedByName: string("reported_by_name"),
+            assignedToName: string("assigned_to_name"), handlerType: string("handler_type"),
+            handlerLabel: string("handler_label"), facilityHandlerName: string("facility_handler_name"),
+            facilityHandlerContact: string("facility_handler_contact"),
+            facilityHandlerNotes: string("facility_handler_notes"), vendorName: string("vendor_name"),
+            vendorContact: string("vendor_contact"), vendorNotes: string("vendor_notes"),
+            createdAt: string("created_at"), updatedAt: string("updated_at"))
+        return unreadable ? nil : issue
+    }
+
+    /// `value` decoded by ``fast(_:)``, else by ``ReplyDecoder`` at `path` (whose errors it throws).
+    /// - Throws: ``/JQCNetwork/ReplyShapeError`` or ``/JQCNetwork/APIError`` from ``ReplyDecoder``.
+    static func decode(_ value: JSONValue, at path: ReplyPath) throws -> APIIssue {
+        if let issue = fast(value) { return issue }
+        return try ReplyDecoder.decode(APIIssue.self, from: value, at: path)
+    }
+
+    /// Lower-case ASCII letters with single underscores between them (`local_id`, `id`): a key the decoder's
+    /// snake_case conversion maps one-to-one onto a property name.
+    private static func isPlainSnakeCase(_ key: String) -> Bool {
+        var previous: UInt8 = UInt8(ascii: "_")
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): break
+            case UInt8(ascii: "_") where previous != UInt8(ascii: "_"): break
+            default: return false
+            }
+            previous = byte
+        }
+        return previous != UInt8(ascii: "_")
     }
 }

@@ -5,6 +5,7 @@ import JQCNetwork
 import JQCPhotos
 import JQCStorage
 import JQCSync
+import Synchronization
 
 /// The issues' outbox as JQCSync's push driver sees it (``IssuePushStage``): pending, fully assembled issues,
 /// oldest first; ready once their inspection is on the server (rule 11) and their photos are settled; sent
@@ -12,6 +13,8 @@ import JQCSync
 /// cleared (rule 43) and the files released.
 struct IssueOutboxFeed: OutboxFeed {
     let service: IssueService
+    /// The parent server ids readiness read for issues it found ready, taken by their send.
+    let readyParents = ReadyParents()
 
     var database: DatabaseQueue { service.store.queue }
     var table: OutboxTable { IssueStore.outbox }
@@ -37,6 +40,7 @@ struct IssueOutboxFeed: OutboxFeed {
                         ? "waits for inspection \(parent.localID) to be submitted — 'open \(parent.localID)', then 'submit'"
                         : "waits for inspection \(parent.localID) to sync")
             }
+            readyParents.remember(parent.serverID, for: issue.localID)
         }
         let reason = try service.store.queue.read { db in
             try service.photos.photoWaitReason(ownerKind: .issue, ownerLocalID: issue.localID, in: db)
@@ -44,12 +48,17 @@ struct IssueOutboxFeed: OutboxFeed {
         return reason.map(OutboxReadiness.waiting) ?? .ready
     }
 
-    /// POSTs the issue (once: the server id is stored at once), then PATCHes the photos after the first
-    /// (`result_photos`, replacing, so a retry cannot duplicate).
-    func send(_ issue: Issue, pass: SyncPass) async throws -> Int {
-        // Re-read: the photos stage appended the server paths after the list was read.
+    /// POSTs the issue (once: the server id is kept in its own transaction), then PATCHes the photos after the
+    /// first (`result_photos`, replacing, so a retry cannot duplicate). With no photo to PATCH, the server id's
+    /// transaction commits on the driver's record queue while the next request is out, ahead of the issue's
+    /// record (``/JQCSync/OutboxDriver/commitAhead(on:_:failed:)``, issue 17; the record writes it again), else
+    /// before the PATCH. The parent's server id is the one readiness just read (not read twice).
+    func send(_ issue: Issue, pass: SyncPass) async throws -> IssueSent {
+        // Re-read: the issue may have changed since the list was read (its photos' server paths, an edit).
         let current = try service.issue(id: issue.localID)
-        let inspectionServerID = try parent(of: current)?.serverID ?? current.inspectionServerID
+        let remembered = readyParents.take(current.localID)
+        let inspectionServerID = try remembered ?? parent(of: current)?.serverID ?? current.inspectionServerID
+        let extras = Array(current.photoServerPaths.dropFirst())
         var serverID = current.serverID
         if serverID == nil {
             let reply = try await service.api.sendJSON(
@@ -59,23 +68,42 @@ struct IssueOutboxFeed: OutboxFeed {
                 throw APIError.undecodable("the created issue has no id")
             }
             serverID = Int(id)
-            try service.store.markCreated(
-                localID: current.localID, serverID: Int(id), inspectionServerID: inspectionServerID, at: pass.clock.now)
+            let (store, localID, now) = (service.store, current.localID, pass.clock.now)
+            if extras.isEmpty {
+                let logger = pass.logger
+                OutboxDriver.commitAhead(
+                    on: database,
+                    { db in
+                        try store.markCreated(
+                            db, localID: localID, serverID: Int(id), inspectionServerID: inspectionServerID, at: now)
+                    },
+                    failed: { error in
+                        logger.warning("issue \(localID): its server id is kept with its record: \(error)")
+                    })
+            } else {
+                try store.markCreated(
+                    localID: localID, serverID: Int(id), inspectionServerID: inspectionServerID, at: now)
+            }
         }
-        let extras = Array(current.photoServerPaths.dropFirst())
         if let serverID, !extras.isEmpty {
             _ = try await service.api.sendJSON(
                 .patch, path: "/api/v1/issues/\(serverID)/photos",
                 body: ["result_photos": .array(extras.map(JSONValue.string))])
         }
-        return serverID ?? 0
+        return IssueSent(serverID: serverID ?? 0, inspectionServerID: inspectionServerID)
     }
 
-    func recordSent(_ issue: Issue, answer: Int, pass: SyncPass, in db: Database) throws {
+    /// The server id again (when its own transaction failed) and the local photo paths cleared.
+    func recordSent(_ issue: Issue, answer: IssueSent, pass: SyncPass, in db: Database) throws {
+        if answer.serverID != 0 {
+            try service.store.markCreated(
+                db, localID: issue.localID, serverID: answer.serverID, inspectionServerID: answer.inspectionServerID,
+                at: pass.clock.now)
+        }
         try service.store.recordSynced(db, localID: issue.localID)
     }
 
-    func sentCommitted(_ issue: Issue, answer: Int) throws {
+    func sentCommitted(_ issue: Issue, answer: IssueSent) throws {
         try service.photos.releaseFiles(for: .issue(issue.localID))
     }
 
@@ -130,5 +158,30 @@ struct IssueEditsFeed: OutboxFeed {
 
     private func serverID(of edit: QueuedIssueEdit) throws -> Int? {
         try service.store.queue.read { db in try service.store.issue(db, localID: edit.issueLocalID)?.serverID }
+    }
+}
+
+/// What a sent issue leaves for its record: the server's id and the parent's server id it was sent with.
+struct IssueSent: Sendable, Hashable {
+    /// The issue's server id.
+    var serverID: Int
+    /// The `inspection_id` sent, when known.
+    var inspectionServerID: Int?
+}
+
+/// The parent inspections' server ids an issue feed's readiness read, by issue local id, so the send that
+/// follows does not read the inspection again (issue 17); one push, one feed.
+final class ReadyParents: Sendable {
+    private let ids = Mutex<[String: Int]>([:])
+
+    /// Remembers `serverID` (when known) for the issue `localID`.
+    func remember(_ serverID: Int?, for localID: String) {
+        guard let serverID else { return }
+        ids.withLock { $0[localID] = serverID }
+    }
+
+    /// The remembered id for `localID`, forgotten.
+    func take(_ localID: String) -> Int? {
+        ids.withLock { $0.removeValue(forKey: localID) }
     }
 }

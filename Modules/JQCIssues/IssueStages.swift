@@ -138,7 +138,7 @@ extension IssueService {
         let (reply, condition) = (pulled.reply, pulled.condition)
         let list: DecodedList<APIIssue>
         do {
-            list = try DecodedList<APIIssue>.decode(reply)
+            list = try DecodedList<APIIssue>.decode(reply, APIIssue.decode)
         } catch {
             throw IssuesError(
                 .server, "The server's issue list was not a list; issues will be fetched again on the next sync.")

@@ -299,12 +299,18 @@ public final class IssueStore: Sendable {
     /// - Throws: `DatabaseError`.
     func markCreated(localID: String, serverID: Int, inspectionServerID: Int?, at now: Date) throws {
         try queue.write { db in
-            try db.execute(
-                """
-                UPDATE issues SET server_id = ?, inspection_server_id = coalesce(?, inspection_server_id), updated_at = ?
-                WHERE local_id = ?
-                """, [serverID, inspectionServerID, now, localID])
+            try markCreated(db, localID: localID, serverID: serverID, inspectionServerID: inspectionServerID, at: now)
         }
+    }
+
+    /// ``markCreated(localID:serverID:inspectionServerID:at:)`` in the caller's transaction.
+    /// - Throws: `DatabaseError`.
+    func markCreated(_ db: Database, localID: String, serverID: Int, inspectionServerID: Int?, at now: Date) throws {
+        try db.execute(
+            """
+            UPDATE issues SET server_id = ?, inspection_server_id = coalesce(?, inspection_server_id), updated_at = ?
+            WHERE local_id = ?
+            """, [serverID, inspectionServerID, now, localID])
     }
 
     /// A sent issue's own write beside the outbox columns: its local photo paths cleared (rule 43), in the

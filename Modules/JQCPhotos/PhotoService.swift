@@ -321,12 +321,12 @@ public final class PhotoService: Sendable {
             var files: [URL] = []
             for owner in try photoStore.owners(in: db) {
                 guard let provider = providers[owner.kind] else { continue }
-                let photos = try photoStore.photos(for: owner, in: db)
+                // An unsynced owner keeps every photo: its rows are not read (issue 17).
                 let doomed: [PendingPhoto]
                 switch try provider.ownerState(localID: owner.localID, in: db) {
-                case .missing: doomed = photos
-                case .synced: doomed = photos.filter { $0.state == .settled }
-                case .unsynced: doomed = []
+                case .missing: doomed = try photoStore.photos(for: owner, in: db)
+                case .synced: doomed = try photoStore.photos(for: owner, in: db).filter { $0.state == .settled }
+                case .unsynced: continue
                 }
                 try photoStore.delete(doomed.map(\.id), in: db)
                 files += doomed.map(\.localFile)

@@ -183,6 +183,25 @@ public enum OutboxDriver {
     /// The queue the synced transactions commit on while the next request is out (one at a time: the driver
     /// waits for each before it writes anything else).
     static let commits = DispatchQueue(label: "jqc.outbox.commits", qos: .userInitiated)
+
+    /// Commits `write` (its own transaction on `database`) on the queue the records commit on, without waiting:
+    /// for a feed's ``OutboxFeed/send(_:pass:)`` to keep what the server answered (a photo's server path)
+    /// while the next request is out (issue 17). It commits after every record already started and before the
+    /// record of the item being sent, which starts only once `send` has returned; so that record, and every
+    /// write the driver makes after it, sees it. A failure (the transaction rolled back) is handed to
+    /// `failed`, on that queue; the item's record runs either way.
+    /// - Parameters:
+    ///   - database: the store to write.
+    ///   - write: the transaction's work.
+    ///   - failed: told the error when the transaction failed.
+    public static func commitAhead(
+        on database: DatabaseQueue, _ write: @escaping @Sendable (Database) throws -> Void,
+        failed: @escaping @Sendable (any Error) -> Void
+    ) {
+        commits.async {
+            do { try database.write(write) } catch { failed(error) }
+        }
+    }
 }
 
 /// An item the server accepted, with its answer, whose record is still to be written.

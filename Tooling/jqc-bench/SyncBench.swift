@@ -133,26 +133,12 @@ struct SyncBench {
         let photoCopies = runWork.appendingPathComponent("uploads", isDirectory: true)
         try FileManager.default.createDirectory(at: photoCopies, withIntermediateDirectories: true)
         var uploads: [(file: URL, capturedAt: Date)] = []
-        var localIDs: [String] = []
-        var issueIDs: [String] = []
-        for index in 0..<inspections {
-            let draft = try app.inspections.start(
-                StartRequest(templateID: BenchApp.templateID, facilityID: bench.facilityID))
-            try app.inspections.answer(localID: draft.localID, fieldID: "2", arguments: ["\(1 + index % 5)"])
-            try app.inspections.answer(localID: draft.localID, fieldID: "14", arguments: ["Jordan", "Lee"])
-            let photo = try app.inspectionPhotos.attach(localID: draft.localID, fieldID: "9", file: source)
+        let (localIDs, issueIDs) = try bench.queueMixedInspections(inspections, photo: source) {
+            index, file, capturedAt in
             // The curl side uploads the very bytes the engine uploads (the pipeline's output file).
             let copy = photoCopies.appendingPathComponent("\(index).jpg")
-            try FileManager.default.copyItem(at: photo.localFile, to: copy)
-            uploads.append((copy, photo.capturedAt))
-            for issue in 0..<SyncBench.issuesPerInspection {
-                issueIDs.append(
-                    try app.issues.flag(
-                        inspectionLocalID: draft.localID, severity: "low", description: "Bench issue \(index).\(issue)"
-                    ).localID)
-            }
-            _ = try app.inspections.submit(localID: draft.localID)
-            localIDs.append(draft.localID)
+            try FileManager.default.copyItem(at: file, to: copy)
+            uploads.append((copy, capturedAt))
         }
         var passes = 0
         let elapsed = try await seconds {
@@ -182,5 +168,38 @@ struct SyncBench {
 
     private func pending(_ app: AppComposition) throws -> Int {
         try app.outboxStatus().pending.values.reduce(0, +)
+    }
+}
+
+extension BenchApp {
+    /// The mixed sync row's workload (``SyncBench``, issue 17), through the services: `count` completed
+    /// inspections of template 3 (a rating cycling 1…5 and a text), each with `photo` attached in its image
+    /// field 9 (JQCPhotos' pipeline) and ``SyncBench/issuesPerInspection`` flagged issue(s), then submitted —
+    /// one photo upload, one inspection `POST` and one issue `POST` apiece. `attached` sees each photo as it
+    /// is queued (index, its local file, when it was taken).
+    /// - Returns: the inspections' local ids (submit order) and the issues' local ids (flag order).
+    /// - Throws: ``InspectionsError``, the photos' and issues' errors, or `attached`'s.
+    func queueMixedInspections(
+        _ count: Int, photo source: URL,
+        attached: (_ index: Int, _ file: URL, _ capturedAt: Date) throws -> Void = { _, _, _ in }
+    ) throws -> (inspections: [String], issues: [String]) {
+        var localIDs: [String] = []
+        var issueIDs: [String] = []
+        for index in 0..<count {
+            let draft = try app.inspections.start(StartRequest(templateID: Self.templateID, facilityID: facilityID))
+            try app.inspections.answer(localID: draft.localID, fieldID: "2", arguments: ["\(1 + index % 5)"])
+            try app.inspections.answer(localID: draft.localID, fieldID: "14", arguments: ["Jordan", "Lee"])
+            let photo = try app.inspectionPhotos.attach(localID: draft.localID, fieldID: "9", file: source)
+            try attached(index, photo.localFile, photo.capturedAt)
+            for issue in 0..<SyncBench.issuesPerInspection {
+                issueIDs.append(
+                    try app.issues.flag(
+                        inspectionLocalID: draft.localID, severity: "low", description: "Bench issue \(index).\(issue)"
+                    ).localID)
+            }
+            _ = try app.inspections.submit(localID: draft.localID)
+            localIDs.append(draft.localID)
+        }
+        return (localIDs, issueIDs)
     }
 }

@@ -10,7 +10,7 @@
 //   jqc-bench contract-seed N OUT  — a dev-server seed of N facilities, 5N areas, 200 templates (ContractSeed).
 //   jqc-bench nochange-loop URL DATA N — a full pull, then N no-change sync passes (the callgrind harness).
 //   jqc-bench client-loop URL N [typed] — N GET /api/v1/auth/me through APIClient (the callgrind harness).
-//   jqc-bench sync-loop queue|push URL DATA [N] — queue N inspections / one sync pass (the sync callgrind harness).
+//   jqc-bench sync-loop queue|queue-mixed|push URL DATA [N] — queue N inspections (mixed: + photo, issue) / one pass.
 import Foundation
 import JQCStorage
 import Synchronization
