@@ -119,13 +119,12 @@ extension InspectionPhotos: PhotoUploadListener {
     /// nothing changes.
     /// - Throws: `DatabaseError`.
     public func photoUploaded(_ photo: UploadedPhoto, in db: Database) throws {
+        // The one answer read and written (issue 17), not the whole row with its schema.
         guard photo.owner.kind == .inspection, let fieldID = photo.fieldID,
-            let inspection = try store.inspection(db, localID: photo.owner.localID)
+            try store.answer(db, localID: photo.owner.localID, fieldID: fieldID) == .string(photo.localSentinel)
         else { return }
-        guard inspection.formData[fieldID] == .string(photo.localSentinel) else { return }
-        var answers = inspection.formData
-        answers[fieldID] = .string(photo.serverPath)
-        try store.updateAnswers(db, localID: inspection.localID, formData: answers, at: clock.now)
+        try store.replaceAnswer(
+            db, localID: photo.owner.localID, fieldID: fieldID, with: .string(photo.serverPath), at: clock.now)
     }
 }
 
@@ -134,7 +133,7 @@ extension InspectionPhotos: PhotoOwnerStatusProvider {
     /// `unsynced`.
     /// - Throws: `DatabaseError`.
     public func ownerState(localID: String, in db: Database) throws -> PhotoOwnerState {
-        guard let inspection = try store.inspection(db, localID: localID) else { return .missing }
+        guard let inspection = try store.syncState(db, localID: localID) else { return .missing }
         return inspection.syncStatus == .synced ? .synced : .unsynced
     }
 }

@@ -108,9 +108,10 @@ struct IssueOutboxFeed: OutboxFeed {
     }
 
     /// The local inspection the issue was flagged in, or `nil` (standalone, server-pulled, or gone).
-    private func parent(of issue: Issue) throws -> Inspection? {
+    /// The parent inspection's status, outbox state and server id (one short read, not the whole row).
+    private func parent(of issue: Issue) throws -> InspectionStore.SyncState? {
         guard !issue.inspectionLocalID.isEmpty else { return nil }
-        return try service.inspections.inspection(localID: issue.inspectionLocalID)
+        return try service.inspections.syncState(localID: issue.inspectionLocalID)
     }
 }
 
