@@ -221,8 +221,8 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   `curl -K config` process sending the same N photo uploads (the very files the engine uploaded, same
   `entity_type` and `captured_at`) and then the same N `POST /api/v1/inspections` bodies (read back through
   `InspectionPushStage.payload`, the server's photo paths in field 9) against another fresh dev server, on
-  the engine's connections (each upload and inspection `POST` on its own, `Connection: close`; the issues,
-  sent as idempotent, kept alive); the same curl all kept alive is in the note.
+  the engine's connections (each upload, inspection and issue `POST` on its own, `Connection: close`); the
+  same curl all kept alive is in the note.
   The engine's pass also runs its pull stages (reference, assigned issues, notifications, dashboard: a few
   GETs curl does not send). The information row repeats the engine run with synchronous=NORMAL, which
   splits the local commits' fsyncs from the client's own cost. Issues are not queued yet: seam
@@ -258,14 +258,12 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — one local commit
   when a photo settles (server path into the answer) and one when an inspection is marked synced (an fsync
   each at FULL; the NORMAL information row shows that share), a fresh connection for every `POST`
-  (`freshConnectionForNonIdempotent`: photo uploads and inspection POSTs), the photo gate read and the
-  whole pending list parsed up front, plus the pull stages. Both sides are server-bound (the dev server's
-  dedupe scan), so the ratio understates the client's cost per request. Next steps: send inspection POSTs
-  with `idempotent: true` (the server dedupes on `local_id`, so a repeat is safe) to reuse connections,
-  read the pending list without the schema snapshots, and consider marking a batch synced in one commit.
-  Since issue 17 each synced record commits while the next request is out and the inspections' push list
-  skips the schemas; the photo's own commit of its server path (inside its send, so a photo is never
-  uploaded twice) still waits in line.
+  (`freshConnectionForNonIdempotent`: photo uploads, inspection and issue POSTs — CONTRACT.md: the client
+  must not rely on the (ext) `local_id` dedupe, so libcurl never re-sends one; curl pays the same), the
+  photo gate read, plus the pull stages. Since issue 17 each synced record commits while the next request
+  is out (a photo's server path and a photo-less issue's server id too, ahead of their records), the push
+  list is read without the schemas, and the issue and photo stages read an inspection's sync state, not the
+  whole row. Next step: mark a batch synced in one commit.
 - **Transport overhead (`GET /auth/me`)**, when it misses: the wall ratio swings with the other sessions'
   load far more than the client's cost does — three full runs on 2026-12-02 gave 0.79× (load 8.4 → 9.7),
   0.93× (8.4 → 3.0) and 1.57× (3.9 → 3.6), while callgrind's count per request (load-independent) fell

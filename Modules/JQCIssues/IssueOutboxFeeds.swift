@@ -63,7 +63,7 @@ struct IssueOutboxFeed: OutboxFeed {
         if serverID == nil {
             let reply = try await service.api.sendJSON(
                 .post, path: "/api/v1/issues",
-                body: IssuePushStage.payload(for: current, inspectionServerID: inspectionServerID), idempotent: true)
+                body: IssuePushStage.payload(for: current, inspectionServerID: inspectionServerID))
             guard let id = reply["id"]?.intValue else {
                 throw APIError.undecodable("the created issue has no id")
             }

@@ -10,15 +10,23 @@ import Testing
 final class RecordingTransport: HTTPTransport {
     private let base = CurlTransport()
     private let sent = Mutex<[String]>([])
+    private let idempotent = Mutex<[String]>([])
 
     /// `METHOD /path` of every request so far.
     var requests: [String] { sent.withLock { $0 } }
 
+    /// `METHOD /path` of every request so far that libcurl was allowed to send again (`isIdempotent`).
+    var idempotentRequests: [String] { idempotent.withLock { $0 } }
+
     /// Forgets what was recorded.
-    func reset() { sent.withLock { $0 = [] } }
+    func reset() {
+        sent.withLock { $0 = [] }
+        idempotent.withLock { $0 = [] }
+    }
 
     func send(_ request: HTTPRequest, progress: (@Sendable (Int64, Int64) -> Void)?) async throws -> HTTPResponse {
         sent.withLock { $0.append("\(request.method.rawValue) \(request.url.path)") }
+        if request.isIdempotent { idempotent.withLock { $0.append("\(request.method.rawValue) \(request.url.path)") } }
         return try await base.send(request, progress: progress)
     }
 }
@@ -59,6 +67,9 @@ struct PassOrderIntegrationTests {
         }
         let found = positions.compactMap { $0 }
         #expect(found == found.sorted(), "out of order: \(sent)")
+        // CONTRACT.md: the client never relies on the (ext) `local_id` dedupe, so no outbox POST may be re-sent
+        // below the outbox: each leaves as non-idempotent (a fresh connection, never retried by libcurl).
+        #expect(recorder.idempotentRequests.filter { $0.hasPrefix("POST") || $0.hasPrefix("PATCH") } == [])
         #expect(try world.app.outboxStatus().pending.values.allSatisfy { $0 == 0 })
     }
 }

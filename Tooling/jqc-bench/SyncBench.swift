@@ -11,8 +11,8 @@ import JQCStorage
 /// to a fresh standalone `jqc-devserver` on loopback (data on tmpfs), against the same requests from one
 /// `curl -K config` process (N photo uploads, then N `POST /api/v1/inspections` with the same bodies and
 /// local ids the engine sent) against another fresh dev server, on the engine's connections: each upload and
-/// inspection `POST` on its own (`Connection: close`; CurlTransport never lets libcurl re-send one), the
-/// issues (sent as idempotent) kept alive. The same curl all kept alive is in the note.
+/// inspection and issue `POST` on its own (`Connection: close`; CurlTransport never lets libcurl re-send one).
+/// The same curl all kept alive is in the note.
 ///
 /// Not timed: the reference pull, and queueing the work through the services (start, answer, attach the
 /// photo through JQCPhotos' pipeline, submit). Timed: the explicit pass(es) until nothing is pending. The
@@ -49,9 +49,8 @@ struct SyncBench {
         let issueBodies = full.issueBodies
 
         // The floor: the same requests from one curl process against a fresh server, twice: with the engine's
-        // connection policy (a photo upload and an inspection POST each on its own connection, `Connection:
-        // close`; the issues, which the engine sends as idempotent, kept alive), then all on one kept-alive
-        // connection (information).
+        // connection policy (every upload and POST on its own connection, `Connection: close`), then all on one
+        // kept-alive connection (information).
         func config(fresh: Bool, _ session: Session) -> String {
             let close = fresh ? "header = \"Connection: close\"\n" : ""
             var config = ""
@@ -70,7 +69,7 @@ struct SyncBench {
             }
             for body in issueBodies {
                 config += "next\n"
-                config += session.entry(url: "\(session.baseURL)/api/v1/issues")
+                config += session.entry(url: "\(session.baseURL)/api/v1/issues") + close
                 config += "header = \"Content-Type: application/json\"\n"
                 config += "data = \(session.quoted(body.jsonString()))\n"
             }
@@ -101,9 +100,9 @@ struct SyncBench {
                 ratio: ours / floor, atMost: 1.3, target: "ours/curl time ≤ 1.3×",
                 note: "app.sync.sync(explicit: true), \(passes) pass(es), until nothing is pending (also runs the "
                     + "pull stages); \(requests) requests (photos first, then inspections with their server photo "
-                    + "paths, then their issues) on fresh dev servers; one round; curl sends each upload and "
-                    + "inspection on its own connection as the engine does (a non-idempotent POST is never re-sent "
-                    + "below the outbox) and the issues kept alive; all kept alive it took \(rate(aliveFloor)) "
+                    + "paths, then their issues) on fresh dev servers; one round; curl sends each upload, "
+                    + "inspection and issue on its own connection as the engine does (a non-idempotent POST is "
+                    + "never re-sent below the outbox); all kept alive it took \(rate(aliveFloor)) "
                     + "(ours \(format(ratio: ours / aliveFloor)) of that)"),
             ReportRow(
                 benchmark: "Sync: the same with synchronous=NORMAL (no fsync per local commit)",
