@@ -15,7 +15,15 @@ public final class Database {
     let handle: OpaquePointer
     /// The file path (`:memory:` for in-memory stores).
     public let path: String
-    private var statementCache: [String: OpaquePointer] = [:]
+    /// Prepared statements by SQL text.
+    private var statementCache: [String: PreparedStatement] = [:]
+    /// The same statements by the address and length of the text's UTF-8 bytes (issue 17): a statement
+    /// written as a literal is found again without hashing its text — one integer hash and a `memcmp` —
+    /// where the text-keyed lookup cost about 2,000 instructions per statement. Each entry keeps its text
+    /// (so the bytes at that address stay alive and the `memcmp` is against them); bounded, emptied when
+    /// full (statements built at run time each have a fresh address).
+    private var statementsByAddress: [Int: (sql: String, statement: PreparedStatement)] = [:]
+    private static let addressCacheLimit = 256
     private var savepointDepth = 0
 
     init(path: String, configuration: DatabaseConfiguration) throws {
@@ -55,8 +63,9 @@ public final class Database {
 
     /// Finalises every cached statement and closes the connection.
     func close() {
-        for statement in statementCache.values { sqlite3_finalize(statement) }
+        for statement in statementCache.values { sqlite3_finalize(statement.handle) }
         statementCache.removeAll()
+        statementsByAddress.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -83,7 +92,7 @@ public final class Database {
             return
         }
         try withStatement(sql, arguments) { statement in
-            while try step(statement, sql: sql) {}
+            while try step(statement.handle, sql: sql) {}
         }
     }
 
@@ -91,10 +100,10 @@ public final class Database {
     /// - Throws: ``DatabaseError``.
     public func fetchAll(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
         try withStatement(sql, arguments) { statement in
-            let columns = columnNames(statement)
             var rows: [Row] = []
-            while try step(statement, sql: sql) {
-                rows.append(Row(columns: columns, values: (0..<Int32(columns.count)).map { value(statement, $0) }))
+            while try step(statement.handle, sql: sql) {
+                let columns = statement.columns
+                rows.append(Row(columns: columns, values: values(statement.handle, count: columns.count)))
             }
             return rows
         }
@@ -104,9 +113,9 @@ public final class Database {
     /// - Throws: ``DatabaseError``.
     public func fetchOne(_ sql: String, _ arguments: StatementArguments = []) throws -> Row? {
         try withStatement(sql, arguments) { statement in
-            guard try step(statement, sql: sql) else { return nil }
-            let columns = columnNames(statement)
-            return Row(columns: columns, values: (0..<Int32(columns.count)).map { value(statement, $0) })
+            guard try step(statement.handle, sql: sql) else { return nil }
+            let columns = statement.columns
+            return Row(columns: columns, values: values(statement.handle, count: columns.count))
         }
     }
 
@@ -114,8 +123,8 @@ public final class Database {
     /// - Throws: ``DatabaseError``.
     public func scalar<T: DatabaseValueConvertible>(_ sql: String, _ arguments: StatementArguments = []) throws -> T? {
         try withStatement(sql, arguments) { statement in
-            guard try step(statement, sql: sql) else { return nil }
-            return T.fromDatabaseValue(value(statement, 0))
+            guard try step(statement.handle, sql: sql) else { return nil }
+            return T.fromDatabaseValue(value(statement.handle, 0))
         }
     }
 
@@ -132,27 +141,59 @@ public final class Database {
     /// Whether a transaction is open on this connection.
     public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-    private func withStatement<T>(_ sql: String, _ arguments: StatementArguments, _ body: (OpaquePointer) throws -> T)
-        throws -> T
-    {
+    private func withStatement<T>(
+        _ sql: String, _ arguments: StatementArguments, _ body: (PreparedStatement) throws -> T
+    ) throws -> T {
         let statement = try prepared(sql)
+        let handle = statement.handle
         defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
+            sqlite3_reset(handle)
+            if !arguments.isEmpty { sqlite3_clear_bindings(handle) }
         }
-        let expected = Int(sqlite3_bind_parameter_count(statement))
-        guard expected == arguments.count else {
+        guard statement.parameterCount == arguments.count else {
             throw DatabaseError(
-                kind: .misuse, detail: "the statement expects \(expected) arguments, got \(arguments.count): \(sql)")
+                kind: .misuse,
+                detail: "the statement expects \(statement.parameterCount) arguments, got \(arguments.count): \(sql)")
         }
         for (index, argument) in arguments.enumerated() {
-            try bind(argument.databaseValue, at: Int32(index + 1), statement, sql: sql)
+            try bind(argument.databaseValue, at: Int32(index + 1), handle, sql: sql)
         }
         return try body(statement)
     }
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
-        if let statement = statementCache[sql] { return statement }
+    /// The cached statement for `sql`, prepared on first use: found by the address of the text's bytes when it
+    /// was seen at that address before (a literal), else by the text.
+    private func prepared(_ sql: String) throws -> PreparedStatement {
+        // Small strings (≤ 15 bytes) live inline, at no stable address: the text lookup hashes them cheaply.
+        let address: Int? =
+            sql.utf8.count > 15 ? sql.utf8.withContiguousStorageIfAvailable { Int(bitPattern: $0.baseAddress) } : nil
+        if let address, let entry = statementsByAddress[address], Self.sameBytes(entry.sql, sql) {
+            return entry.statement
+        }
+        let statement = try statementCache[sql] ?? prepare(sql)
+        if let address {
+            if statementsByAddress.count >= Self.addressCacheLimit {
+                statementsByAddress.removeAll(keepingCapacity: true)
+            }
+            statementsByAddress[address] = (sql, statement)
+        }
+        return statement
+    }
+
+    /// Whether two texts hold the same UTF-8 bytes (one `memcmp`; no hashing, no normalisation).
+    static func sameBytes(_ cached: String, _ sql: String) -> Bool {
+        let count = sql.utf8.count
+        guard cached.utf8.count == count else { return false }
+        return cached.utf8.withContiguousStorageIfAvailable { left in
+            sql.utf8.withContiguousStorageIfAvailable { right in
+                guard let left = left.baseAddress, let right = right.baseAddress else { return count == 0 }
+                return memcmp(left, right, count) == 0
+            }
+        } == true
+    }
+
+    /// Prepares `sql` (persistent) and caches it by its text.
+    private func prepare(_ sql: String) throws -> PreparedStatement {
         var statement: OpaquePointer?
         let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard result == SQLITE_OK, let statement else {
@@ -160,8 +201,9 @@ public final class Database {
                 resultCode: sqlite3_extended_errcode(handle), detail: String(cString: sqlite3_errmsg(handle)), sql: sql,
                 systemErrno: sqlite3_system_errno(handle))
         }
-        statementCache[sql] = statement
-        return statement
+        let prepared = PreparedStatement(handle: statement)
+        statementCache[sql] = prepared
+        return prepared
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -207,8 +249,12 @@ public final class Database {
         }
     }
 
-    private func columnNames(_ statement: OpaquePointer) -> [String] {
-        (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
+    /// The `count` column values of the current row, in order.
+    private func values(_ statement: OpaquePointer, count: Int) -> [DatabaseValue] {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(count)
+        for index in 0..<Int32(count) { values.append(value(statement, index)) }
+        return values
     }
 
     private func value(_ statement: OpaquePointer, _ index: Int32) -> DatabaseValue {
@@ -247,11 +293,16 @@ public final class Database {
     /// - Throws: what `body` throws (after rolling back), or ``DatabaseError``.
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: (Database) throws -> T) throws -> T {
         let nested = isInsideTransaction
-        let savepoint = "jqc_sp_\(savepointDepth)"
+        // Literals for a top-level transaction (issue 17): found in the statement cache by address, no text
+        // built or hashed; a savepoint's name only when nested.
+        let savepoint = nested ? "jqc_sp_\(savepointDepth)" : ""
         if nested {
             try execute("SAVEPOINT \(savepoint)")
         } else {
-            try execute("BEGIN \(kind.rawValue) TRANSACTION")
+            switch kind {
+            case .immediate: try execute("BEGIN IMMEDIATE TRANSACTION")
+            case .deferred: try execute("BEGIN DEFERRED TRANSACTION")
+            }
         }
         savepointDepth += 1
         defer { savepointDepth -= 1 }
@@ -272,5 +323,39 @@ public final class Database {
             }
             throw error
         }
+    }
+}
+
+/// One prepared statement of a connection's cache, with what every use of it asks: its parameter count and
+/// its column names (read at prepare and again only after SQLite re-prepared it for a schema change, and
+/// shared by every ``Row`` it returns).
+final class PreparedStatement {
+    /// The SQLite statement handle (finalised when the connection closes).
+    let handle: OpaquePointer
+    /// The `?` placeholders it expects.
+    let parameterCount: Int
+    private var columnNames: [String]
+    private var reprepares: Int32
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+        parameterCount = Int(sqlite3_bind_parameter_count(handle))
+        columnNames = Self.names(handle)
+        reprepares = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+    }
+
+    /// Its result columns' names, in order, as of its last step (a `SELECT *` re-prepared after an
+    /// `ALTER TABLE` has new ones).
+    var columns: [String] {
+        let current = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+        if current != reprepares {
+            reprepares = current
+            columnNames = Self.names(handle)
+        }
+        return columnNames
+    }
+
+    private static func names(_ handle: OpaquePointer) -> [String] {
+        (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
     }
 }

@@ -35,6 +35,7 @@ extension DatabaseValue: DatabaseValueConvertible {
 
 extension Int64: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .integer(self) }
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
         switch value {
         case .integer(let int): int
@@ -47,6 +48,7 @@ extension Int64: DatabaseValueConvertible {
 
 extension Int: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
         Int64.fromDatabaseValue(value).flatMap { Int(exactly: $0) }
     }
@@ -54,6 +56,7 @@ extension Int: DatabaseValueConvertible {
 
 extension Double: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .real(self) }
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
         switch value {
         case .integer(let int): Double(int)
@@ -66,6 +69,7 @@ extension Double: DatabaseValueConvertible {
 
 extension String: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .text(self) }
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
         switch value {
         case .text(let text): text
@@ -90,6 +94,7 @@ extension Data: DatabaseValueConvertible {
 
 extension Bool: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
         Int64.fromDatabaseValue(value).map { $0 != 0 }
     }
@@ -168,31 +173,53 @@ enum DatabaseDateFormat {
             + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(Int(fraction), 3))"
     }
 
+    /// Parses the stored format. Read in place from the text's bytes, and the day count computed from the
+    /// civil date (issue 17: an inspection row carries several dates, and `Array(text.utf8)` plus `timegm`
+    /// cost ~1,500 instructions each); a month outside 1…12 goes through `timegm`, which normalises it.
     static func date(_ text: String) -> Date? {
-        let scalars = Array(text.utf8)
-        guard scalars.count == 23 else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let digit = Int(scalars[index]) - 48
-                guard (0...9).contains(digit) else { return nil }
-                value = value * 10 + digit
+        var text = text
+        return text.withUTF8 { bytes -> Date? in
+            guard bytes.count == 23 else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for index in range {
+                    let digit = Int(bytes[index]) &- 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
             }
-            return value
+            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+                let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+                let millisecond = number(20..<23)
+            else { return nil }
+            let seconds: Int
+            if (1...12).contains(month) {
+                let days = daysFromCivil(year: year, month: month, day: day)
+                seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+            } else {
+                var parts = tm()
+                parts.tm_year = Int32(year - 1900)
+                parts.tm_mon = Int32(month - 1)
+                parts.tm_mday = Int32(day)
+                parts.tm_hour = Int32(hour)
+                parts.tm_min = Int32(minute)
+                parts.tm_sec = Int32(second)
+                seconds = Int(timegm(&parts))
+            }
+            return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(millisecond) / 1000)
         }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            let millisecond = number(20..<23)
-        else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        let seconds = timegm(&parts)
-        return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(millisecond) / 1000)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (month 1…12; a day past the month's end runs on
+    /// into the next, as `timegm` does) — H. Hinnant's `days_from_civil`.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let shifted = month <= 2 ? year - 1 : year
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }
 
@@ -217,6 +244,7 @@ public struct Row: Sendable, Hashable {
     }
 
     /// The raw value of `column`, or `nil` when the row has no such column.
+    @inlinable
     public func databaseValue(_ column: String) -> DatabaseValue? {
         // Lengths first (issue 17): a decoded row looks up each of its ~40 columns by name, and most names
         // differ in length, which a stored count tells at once; `==` only for the same length.
@@ -227,13 +255,16 @@ public struct Row: Sendable, Hashable {
         return nil
     }
 
-    /// The value of `column` converted to `T`.
+    /// The value of `column` converted to `T`. Inlinable (issue 17), so a caller's read of a concrete type is
+    /// specialised in the caller: no generic metadata or witness lookups per column.
     /// - Returns: `nil` when the column is missing, null, or does not convert.
+    @inlinable
     public subscript<T: DatabaseValueConvertible>(_ column: String) -> T? {
         databaseValue(column).flatMap(T.fromDatabaseValue)
     }
 
     /// The value at `index` converted to `T`, or `nil`.
+    @inlinable
     public subscript<T: DatabaseValueConvertible>(_ index: Int) -> T? {
         index < values.count ? T.fromDatabaseValue(values[index]) : nil
     }

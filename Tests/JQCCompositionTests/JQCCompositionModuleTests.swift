@@ -32,3 +32,29 @@ struct CompositionTests {
         #expect(await (try AppComposition(configuration: config)).connectivity.isOnline == false)
     }
 }
+
+@Suite("The connectivity switch file")
+struct ConnectivitySwitchFileTests {
+    @Test("missing says online; what save writes reads back; only 'offline' (whitespace aside) says offline")
+    func readsWhatIsSaved() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.path("connectivity")
+        let store = FileConnectivityOverrideStore(url: url)
+        #expect(store.loadForcedOffline() == false)
+        try store.saveForcedOffline(true)
+        #expect(store.loadForcedOffline() == true)
+        // Another process's instance sees it at once (read on every call, nothing cached).
+        #expect(FileConnectivityOverrideStore(url: url).loadForcedOffline() == true)
+        try store.saveForcedOffline(false)
+        #expect(store.loadForcedOffline() == false)
+        for (text, offline) in [("  offline \n", true), ("offline", true), ("offlinex", false), ("", false)] {
+            try Data(text.utf8).write(to: url)
+            #expect(store.loadForcedOffline() == offline, "\(text.debugDescription)")
+        }
+        try Data(("offline" + String(repeating: " ", count: 5_000)).utf8).write(to: url)
+        #expect(store.loadForcedOffline() == false)  // longer than a switch file ever is
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        #expect(store.loadForcedOffline() == false)  // a folder in its place: unreadable, online
+    }
+}

@@ -108,8 +108,29 @@ struct DatabaseBasicsTests {
             let text = DatabaseDateFormat.string(date)
             #expect(text == DatabaseDateFormat.padded(parts, fraction: Int(milliseconds - Int64(time) * 1000)))
             #expect(text.utf8.count == 23)
-            #expect(DatabaseDateFormat.date(text) != nil)
+            let parsed = try #require(DatabaseDateFormat.date(text))
+            #expect(Int64((parsed.timeIntervalSince1970 * 1000).rounded()) == milliseconds)
         }
+        // The day count is timegm's, for every day of 1600…2400 (leap centuries included) and days past a
+        // month's end.
+        var mismatches: [String] = []
+        for year in 1600...2400 {
+            for month in 1...12 {
+                for day in [1, 15, 28, 29, 30, 31, 32] {
+                    var parts = tm()
+                    parts.tm_year = Int32(year - 1900)
+                    parts.tm_mon = Int32(month - 1)
+                    parts.tm_mday = Int32(day)
+                    let expected = Int(timegm(&parts)) / 86_400
+                    if DatabaseDateFormat.daysFromCivil(year: year, month: month, day: day) != expected {
+                        mismatches.append("\(year)-\(month)-\(day)")
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty)
+        let normalised = DatabaseDateFormat.date("2026-13-01 00:00:00.000")
+        #expect(normalised == DatabaseDateFormat.date("2027-01-01 00:00:00.000"))
         #expect(DatabaseDateFormat.string(Date(timeIntervalSince1970: 1_783_999_999.5)) == "2026-07-14 03:33:19.500")
     }
 
@@ -132,6 +153,47 @@ struct DatabaseBasicsTests {
             try db.fetchAll("SELECT name FROM items ORDER BY name").compactMap { $0["name"] }
         }
         #expect(names == ["a", "b", "c"])
+    }
+
+    @Test("statements built at run time are told apart by their text, even when one reuses another's address")
+    func statementCacheByText() throws {
+        let store = try openStore(TemporaryDirectory())
+        // 1,000 distinct texts of one length, each dropped after use: more than the address cache holds, so it
+        // is emptied and the allocator hands freed addresses to new texts.
+        let values: [Int64?] = try store.read { db in
+            try (0..<1_000).map { index in
+                let sql = "SELECT \(10_000 + index) AS value_of_this_statement"
+                return try db.scalar(sql)
+            }
+        }
+        #expect(values == (0..<1_000).map { Int64(10_000 + $0) })
+        // A literal is found again after all that, and the same text at another address is the same statement.
+        let literal: Int64? = try store.read { try $0.scalar("SELECT 42 AS value_of_this_statement") }
+        let copy = String(decoding: Array("SELECT 42 AS value_of_this_statement".utf8), as: UTF8.self)
+        #expect(literal == 42)
+        #expect(try store.read { try $0.scalar(copy) as Int64? } == 42)
+        // The check an address hit must pass: the cached text's bytes, not the address alone.
+        #expect(Database.sameBytes("SELECT 42 AS value_of_this_statement", copy))
+        #expect(!Database.sameBytes("SELECT 43 AS value_of_this_statement", copy))
+        #expect(!Database.sameBytes("SELECT 42 AS value_of_this_statemen", copy))
+    }
+
+    @Test("a cached SELECT * names the columns an ALTER TABLE added (the statement was re-prepared)")
+    func cachedColumnsFollowTheSchema() throws {
+        let store = try openStore(TemporaryDirectory())
+        let sql = "SELECT * FROM items ORDER BY id"
+        let before = try store.write { db -> [String] in
+            try db.execute("INSERT INTO items (name) VALUES ('a')")
+            return try #require(try db.fetchOne(sql)).columns
+        }
+        #expect(before == ["id", "name", "data"])
+        let after = try store.write { db -> Row in
+            try db.execute("ALTER TABLE items ADD COLUMN grade INTEGER NOT NULL DEFAULT 3")
+            return try #require(try db.fetchAll(sql).first)
+        }
+        #expect(after.columns == ["id", "name", "data", "grade"])
+        #expect(after["grade"] as Int? == 3)
+        #expect(after["name"] as String? == "a")
     }
 }
 

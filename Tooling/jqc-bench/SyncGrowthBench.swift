@@ -14,13 +14,17 @@ import JQCStorage
 /// curl on one kept-alive connection is in the note.
 ///
 /// Per item: the timed pass minus one pass with nothing pending (the pull stages' fixed cost, measured right
-/// after on the same engine), over N; curl's time over N. Targets: the engine's time per item flat within
+/// after on the same engine), over N; curl's time over N. Each size runs ``rounds`` times side by side, and each
+/// side's median is compared (curl's own time per item swings by ±20 % between runs on a shared machine). Targets: the engine's time per item flat within
 /// 20 % across the sizes (largest ÷ smallest ≤ 1.2), and ≤ 1.15× curl at 1,000.
 struct SyncGrowthBench {
     let devserver: String
     let work: URL
     let serverWork: URL
     let sizes: [Int]
+
+    /// Rounds per size (the engine's and curl's medians are compared).
+    static let rounds = 3
 
     /// One size's figures, in seconds.
     struct Figures {
@@ -33,6 +37,18 @@ struct SyncGrowthBench {
         var perItem: Double { max(pass - idlePass, 0) / Double(items) }
         var curlPerItem: Double { curl / Double(items) }
         var curlFreshPerItem: Double { curlFresh / Double(items) }
+
+        /// Each figure's median over `runs` (of one size): the engine's per-item time from the run whose
+        /// per-item time is the median, curl's two times each their own median.
+        static func median(of runs: [Figures]) -> Figures {
+            func middle<T>(_ values: [T], by key: (T) -> Double) -> T {
+                values.sorted { key($0) < key($1) }[values.count / 2]
+            }
+            let engine = middle(runs, by: \.perItem)
+            return Figures(
+                items: engine.items, pass: engine.pass, idlePass: engine.idlePass,
+                curl: middle(runs.map(\.curl), by: { $0 }), curlFresh: middle(runs.map(\.curlFresh), by: { $0 }))
+        }
     }
 
     func run() async throws -> [ReportRow] {
@@ -41,8 +57,17 @@ struct SyncGrowthBench {
         }
         try? FileManager.default.removeItem(at: work)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        // Each size is measured `rounds` times, the engine and curl side by side in every round, and each
+        // side's median taken: the reference alone swings by ±20 % between runs on a shared machine.
         var figures: [Figures] = []
-        for size in sizes { figures.append(try await measure(size, curl: curl)) }
+        var roundNotes: [Int: String] = [:]
+        for size in sizes {
+            var runs: [Figures] = []
+            for round in 1...Self.rounds { runs.append(try await measure(size, curl: curl, round: round)) }
+            figures.append(Figures.median(of: runs))
+            roundNotes[size] = runs.map { "\(format(ms: $0.perItem)) vs \(format(ms: $0.curlFreshPerItem))" }
+                .joined(separator: ", ")
+        }
         var rows: [ReportRow] = []
         for figure in figures {
             let ratio = figure.perItem / figure.curlFreshPerItem
@@ -52,7 +77,8 @@ struct SyncGrowthBench {
                 + "\(format(ms: figure.curlFresh)) for the same \(figure.items) POST /api/v1/inspections, each on "
                 + "a fresh connection as the engine sends them (CONTRACT.md: a non-idempotent POST is never "
                 + "re-sent by a layer below the outbox), \(format(ms: figure.curl)) on one kept-alive connection "
-                + "(\(format(ratio: figure.perItem / figure.curlPerItem)) of that); fresh dev servers"
+                + "(\(format(ratio: figure.perItem / figure.curlPerItem)) of that); fresh dev servers; medians of "
+                + "\(Self.rounds) rounds, per item ours vs curl fresh: \(roundNotes[figure.items] ?? "")"
             let name = "Sync growth: \(figure.items) inspections (one POST each)"
             let ours = "\(format(ms: figure.perItem)) per item"
             let reference = "curl -K, a connection per POST: \(format(ms: figure.curlFreshPerItem)) per item"
@@ -83,10 +109,10 @@ struct SyncGrowthBench {
 
     /// Queues `size` inspections on a fresh engine and server (not timed), times the pass(es) and an idle pass,
     /// then the same POSTs from curl against another fresh server.
-    private func measure(_ size: Int, curl: String) async throws -> Figures {
+    private func measure(_ size: Int, curl: String, round: Int) async throws -> Figures {
         let server = try DevServerProcess(
-            executable: devserver, dataDirectory: serverWork.appendingPathComponent("growth-\(size)"))
-        let runWork = work.appendingPathComponent("n\(size)", isDirectory: true)
+            executable: devserver, dataDirectory: serverWork.appendingPathComponent("growth-\(size)-\(round)"))
+        let runWork = work.appendingPathComponent("n\(size)-\(round)", isDirectory: true)
         let bench = try await BenchApp.open(data: runWork.appendingPathComponent("data"), baseURL: server.baseURL)
         let app = bench.app
         note("sync growth: queueing \(size) completed inspections")
@@ -127,8 +153,8 @@ struct SyncGrowthBench {
                 curl, config: config(fresh: fresh, session), expecting: ["200", "201"], count: bodies.count,
                 work: runWork, name: label)
         }
-        let floor = try await curlTime(fresh: false, label: "growth-curl-\(size)")
-        let freshFloor = try await curlTime(fresh: true, label: "growth-curl-fresh-\(size)")
+        let floor = try await curlTime(fresh: false, label: "growth-curl-\(size)-\(round)")
+        let freshFloor = try await curlTime(fresh: true, label: "growth-curl-fresh-\(size)-\(round)")
         note(
             "sync growth \(size): pass \(format(ms: pass)) (\(passes)), idle \(format(ms: idle)), "
                 + "curl \(format(ms: floor)), curl with a connection per POST \(format(ms: freshFloor))")
