@@ -113,3 +113,53 @@ struct InspectionPushStoreTests {
         #expect(stored.syncError == APIError.undecodable(problem).message)
     }
 }
+
+/// Issue 17: an instant stored by JQCStorage is sent as `DateFormats.instantString` writes it, without being
+/// read as a date.
+@Suite("Stored instants rewritten as the POST body's instants (issue 17)")
+struct StoredInstantTextTests {
+    /// JQCStorage's stored form of `date` (UTC `yyyy-MM-dd HH:mm:ss.SSS`).
+    static func stored(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        return formatter.string(from: date)
+    }
+
+    @Test("every millisecond of a second, month ends, leap days and far years give instantString's text")
+    func sameAsInstantString() throws {
+        var dates: [Date] = []
+        let bases: [Double] = [1_784_000_000, 0, 951_782_400, 4_107_542_399, 253_402_300_799, 1_709_164_800 + 86_399]
+        for base in bases {
+            for millisecond in [0, 1, 499, 500, 501, 998, 999] {
+                dates.append(Date(timeIntervalSince1970: base + Double(millisecond) / 1000))
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let milliseconds = Int64.random(in: 0..<253_402_300_799_999, using: &generator)
+            dates.append(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        }
+        for date in dates {
+            let text = Self.stored(date)
+            let exact = try #require(InspectionPush.instantText(text), "\(text)")
+            // The stored text names the instant to the millisecond: the same instant instantString is given.
+            let instant = Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+            #expect(exact == DateFormats.instantString(instant), "\(text)")
+        }
+    }
+
+    @Test("another shape, a year before 1970 or a day or time out of range is left to the date reader")
+    func otherTexts() {
+        for text in [
+            "2026-07-14 13:30:00", "2026-07-14T13:30:00.000", "2026-07-14 13:30:00.00Z", "1969-12-31 23:59:59.999",
+            "2026-02-29 10:00:00.000", "2025-13-01 10:00:00.000", "2026-04-31 10:00:00.000", "2026-07-14 24:00:00.000",
+            "2026-07-14 13:60:00.000", "2026-07-14 13:30:60.000", "2026-07-00 13:30:00.000", "2026-07-14 13:30:00.0a0",
+            "+026-07-14 13:30:00.000", "",
+        ] {
+            #expect(InspectionPush.instantText(text) == nil, "\(text)")
+        }
+        #expect(InspectionPush.instantText("2024-02-29 23:59:59.999") == "2024-02-29T23:59:59Z")
+    }
+}
