@@ -128,8 +128,13 @@ struct FastJSONScanner {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string(),
                 isASCII(key)  // a non-ASCII key may equal another one as a Swift string: the full path decides
             else { return false }
+            let last = key.count - 1  // -1 for "": the opening quote, the same for both
             for known in keys[first...] where known.count == key.count {
-                if memcmp(base + known.start, base + key.lowerBound, key.count) == 0 {
+                // Most keys of one length differ in their first or last byte: no call for those.
+                if bytes[known.start] == bytes[key.lowerBound],
+                    bytes[known.start + last] == bytes[key.lowerBound + last],
+                    memcmp(base + known.start, base + key.lowerBound, key.count) == 0
+                {
                     return false  // a repeated key: the full path decides
                 }
             }

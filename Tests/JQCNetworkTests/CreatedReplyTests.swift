@@ -97,6 +97,10 @@ struct CreatedReplyTests {
         #expect(CreatedReply.id(Data(#"{"ok":true,"data":{"id":1,"x":{"a":1,"a":2}}}"#.utf8)) == nil)
         #expect(CreatedReply.id(Data(#"{"ok":true,"data":{"id":1,"x":[{"id":2},{"id":3}]}}"#.utf8)) == 1)
         #expect(CreatedReply.id(Data(#"{"ok":true,"data":{"x":{"id":2},"id":4}}"#.utf8)) == 4)
+        #expect(CreatedReply.id(Data(#"{"ok":true,"data":{"id":1,"":1,"":2}}"#.utf8)) == nil)
+        #expect(CreatedReply.id(Data(#"{"ok":true,"data":{"id":1,"a":1,"a":2}}"#.utf8)) == nil)
+        #expect(CreatedReply.id(Data(#"{"ok":true,"data":{"id":1,"abc":1,"abc":2}}"#.utf8)) == nil)
+        #expect(CreatedReply.id(Data(#"{"ok":true,"data":{"id":1,"abc":1,"axc":2,"abd":3,"zbc":4,"":5}}"#.utf8)) == 1)
     }
 
     static func signedInHarness(_ steps: [ScriptedTransport.Step]) throws -> Harness {
