@@ -28,28 +28,28 @@ struct InspectionPush: OutboxItem {
     /// the store's own form is rewritten as text (``instantText(_:)``), else read and formatted.
     static func body(_ row: Row) -> Data {
         let form = formData(row[4] ?? "{}")
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(form.utf8.count + 512)
-        out += "{"
-        var first = true
+        out.append(UInt8(ascii: "{"))
         func member(_ key: String) {
-            if !first { out += "," }
-            first = false
-            out += "\""
-            out += key
-            out += "\":"
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: key.utf8)
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
         }
         func string(_ value: String) {
             // As JSONValue writes a string: most need no escape and are copied whole.
             if value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                out += JSONValue.string(value).jsonString()
+                out.append(contentsOf: JSONValue.string(value).jsonString().utf8)
             } else {
-                out += "\""
-                out += value
-                out += "\""
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: value.utf8)
+                out.append(UInt8(ascii: "\""))
             }
         }
-        func number(_ value: Double) { out += JSONValue.double(value).jsonString() }
+        func number(_ value: Double) { out.append(contentsOf: JSONValue.double(value).jsonString().utf8) }
+        func integer(_ value: Int) { out.append(contentsOf: String(Int64(value)).utf8) }
         func instant(_ column: Int, orElse fallback: () -> Date) {
             let stored: String? = row[column]
             if let stored, let text = instantText(stored) {
@@ -62,14 +62,14 @@ struct InspectionPush: OutboxItem {
         func created() -> Date { row[13] ?? Date(timeIntervalSince1970: 0) }
         if let area: Int = row[3] {
             member("area_id")
-            out += String(Int64(area))
+            integer(area)
         }
         member("completed_at")
         instant(7) { max(row[14] ?? created(), created()) }  // `completedAt ?? updatedAt`
         member("facility_id")
-        out += String(Int64(row[2] ?? 0 as Int))
+        integer(row[2] ?? 0)
         member("form_data")
-        out += form
+        out.append(contentsOf: form.utf8)
         member("local_id")
         string(row[0] ?? "")
         if let notes: String = row[12] {
@@ -82,16 +82,16 @@ struct InspectionPush: OutboxItem {
         }
         if let parent: Int = row[8] {
             member("parent_inspection_id")
-            out += String(Int64(parent))
+            integer(parent)
         }
         if let schedule: Int = row[9] {
             member("scheduled_inspection_id")
-            out += String(Int64(schedule))
+            integer(schedule)
         }
         member("started_at")
         instant(6) { created() }
         member("status")
-        out += "\"completed\""
+        out.append(contentsOf: "\"completed\"".utf8)
         if let latitude: Double = row[10], let longitude: Double = row[11] {
             member("submit_latitude")
             number(latitude)
@@ -99,9 +99,9 @@ struct InspectionPush: OutboxItem {
             number(longitude)
         }
         member("template_id")
-        out += String(Int64(row[1] ?? 0 as Int))
-        out += "}"
-        return Data(out.utf8)
+        integer(row[1] ?? 0)
+        out.append(UInt8(ascii: "}"))
+        return Data(out)
     }
 
     /// `DateFormats.instantString` of an instant stored as JQCStorage writes one (UTC `yyyy-MM-dd HH:mm:ss.SSS`),
