@@ -182,6 +182,22 @@ struct FastJSONScanner {
         let start = index + 1
         var end = start
         var ascii = true
+        // Eight bytes at a time while none is a quote, a backslash or a control character (the words' bit tricks
+        // never miss one; the bytes of a word that may hold one are read one by one below).
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var seen: UInt64 = 0
+        while end + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if special & highs != 0 { break }
+            seen |= word
+            end += 8
+        }
+        if seen & highs != 0 { ascii = false }
         while end < bytes.count {
             let byte = bytes[end]
             if byte == UInt8(ascii: "\"") { break }

@@ -103,6 +103,31 @@ struct CreatedReplyTests {
         #expect(CreatedReply.id(Data(#"{"ok":true,"data":{"id":1,"abc":1,"axc":2,"abd":3,"zbc":4,"":5}}"#.utf8)) == 1)
     }
 
+    @Test("a quote, backslash, control or non-ASCII byte at any place of a long string is seen")
+    func everyPlaceInAString() {
+        let specials: [(String, Bool)] = [
+            ("\\\"", false), ("\\n", false), ("\t", false), ("\u{1F}", false), ("é", true), ("✓", true),
+        ]
+        for length in 0..<24 {
+            for position in 0...length {
+                for (special, readable) in specials {
+                    var text = String(repeating: "a", count: length)
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+                    let reply = #"{"ok":true,"data":{"note":"\#(text)","id":9}}"#
+                    let fast = CreatedReply.id(Data(reply.utf8))
+                    #expect(fast == (readable ? 9 : nil), "\(reply)")
+                    #expect(fast == nil || fast == Self.fullPathID(reply), "\(reply)")
+                    // A string the fast reader leaves alone is never sent verbatim either.
+                    #expect(VerbatimJSON.isObject(Data(#"{"note":"\#(text)"}"#.utf8)) == readable, "\(text)")
+                }
+            }
+        }
+        // Invalid UTF-8 deep in a long string.
+        var bytes = Array(#"{"ok":true,"data":{"id":9,"note":"aaaaaaaaaaaaaaaaaaaa"#.utf8)
+        bytes += [0xC3, 0x28] + Array(#"aaaaaaaaaaa"}}"#.utf8)
+        #expect(CreatedReply.id(Data(bytes)) == nil)
+    }
+
     static func signedInHarness(_ steps: [ScriptedTransport.Step]) throws -> Harness {
         let harness = Harness()
         try harness.signIn()
