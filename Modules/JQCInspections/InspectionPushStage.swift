@@ -73,8 +73,10 @@ public struct InspectionPushStage: SyncStage {
 }
 
 /// The inspections' outbox as JQCSync's push driver sees it: completed pending inspections, oldest submit
-/// first; ready once their photos are settled (rule 12); sent as `POST /api/v1/inspections`; the server's
-/// id stored in the synced transaction.
+/// first, each read with its POST body and its photo gate's answer (``InspectionPush``); ready once its photos
+/// are settled (rule 12); sent as `POST /api/v1/inspections`, the reply's `data.id` required
+/// (``/JQCNetwork/APIClient/createRecord(path:json:idempotent:)``: a reply without one is a failure, the item
+/// kept); the server's id stored in the synced transaction.
 struct InspectionOutboxFeed: OutboxFeed {
     let api: APIClient
     let store: InspectionStore
@@ -83,20 +85,23 @@ struct InspectionOutboxFeed: OutboxFeed {
     var database: DatabaseQueue { store.queue }
     var table: OutboxTable { InspectionStore.outbox }
 
-    func pendingItems() throws -> [Inspection] { try store.pendingPushes() }
-
-    func readiness(of item: Inspection) throws -> OutboxReadiness {
-        let reason = try store.queue.read { db in
-            try photoGate.photoWaitReason(inspectionLocalID: item.localID, db: db)
+    /// Read with the photo gate's answers in the same transaction: a completed inspection gains no photo, and its
+    /// photos settle only in the photos stage, which has run (an item judged waiting waits for the next pass).
+    func pendingItems() throws -> [InspectionPush] {
+        try store.pendingPushItems { localID, db in
+            try photoGate.photoWaitReason(inspectionLocalID: localID, db: db)
         }
-        return reason.map(OutboxReadiness.waiting) ?? .ready
     }
 
-    func send(_ item: Inspection, pass: SyncPass) async throws -> JSONValue {
-        try await api.sendJSON(.post, path: "/api/v1/inspections", body: InspectionPushStage.payload(for: item))
+    func readiness(of item: InspectionPush) throws -> OutboxReadiness {
+        item.photoWaitReason.map(OutboxReadiness.waiting) ?? .ready
     }
 
-    func recordSent(_ item: Inspection, answer: JSONValue, pass: SyncPass, in db: Database) throws {
-        try store.recordServerID(db, localID: item.localID, serverID: answer["id"]?.intValue.map { Int($0) })
+    func send(_ item: InspectionPush, pass: SyncPass) async throws -> Int {
+        try await api.createRecord(path: "/api/v1/inspections", json: item.body)
+    }
+
+    func recordSent(_ item: InspectionPush, answer: Int, pass: SyncPass, in db: Database) throws {
+        try store.recordServerID(db, localID: item.localID, serverID: answer)
     }
 }

@@ -176,6 +176,35 @@ public final class InspectionStore: Sendable {
         }
     }
 
+    /// The columns a push item is read from (``InspectionPush/body(_:)``), with the outbox's.
+    static let pushColumns =
+        [
+            "local_id", "template_id", "facility_id", "area_id", "form_data", "overall_score", "started_at",
+            "completed_at", "parent_inspection_server_id", "scheduled_inspection_server_id", "submit_latitude",
+            "submit_longitude", "notes", "created_at", "updated_at",
+        ] + OutboxTable.columnNames + OutboxTable.authorColumnNames
+
+    /// The push list's query: completed pending inspections, oldest submit first (as ``InspectionStore/pendingPushes()``).
+    static let pushListSQL = """
+        SELECT \(pushColumns.joined(separator: ", ")) FROM inspections
+        WHERE status = 'completed' AND sync_status = 'pending' ORDER BY completed_at, rowid
+        """
+
+    /// The push list as the `inspections` stage sends it (issue 17): the rows of ``pendingPushes()``, in its
+    /// order, each with its POST body written (``InspectionPush/body(_:)``) and, in the same read transaction,
+    /// why it waits for its photos (`photoWaitReason`, rule 12) — one transaction for the whole list.
+    /// - Throws: `DatabaseError`, or what `photoWaitReason` throws.
+    func pendingPushItems(photoWaitReason: (String, Database) throws -> String?) throws -> [InspectionPush] {
+        try queue.read { db in
+            try db.fetchAll(Self.pushListSQL).map { row in
+                let localID: String = row["local_id"] ?? ""
+                return InspectionPush(
+                    localID: localID, outbox: OutboxState(row: row), body: InspectionPush.body(row),
+                    photoWaitReason: try photoWaitReason(localID, db))
+            }
+        }
+    }
+
     /// The columns of an inspection row and where they come from: the row, with its pinned schema from
     /// `inspection_schemas` when the row's own `schema_snapshot` is empty (rows written since issue 17), and
     /// — when its `form_data` is '' (a draft since `inspections/4-answers`) — its answers from
@@ -373,6 +402,10 @@ public final class InspectionStore: Sendable {
     /// the outbox columns, which JQCSync's driver sets).
     /// - Throws: `DatabaseError`.
     public func recordServerID(_ db: Database, localID: String, serverID: Int?) throws {
+        if let serverID {
+            try db.execute("UPDATE inspections SET server_id = ? WHERE local_id = ?", [serverID, localID])
+            return
+        }
         try db.execute(
             "UPDATE inspections SET server_id = coalesce(?, server_id) WHERE local_id = ?", [serverID, localID])
     }

@@ -245,10 +245,11 @@ public actor APIClient {
         var request = HTTPRequest(
             method: method, url: requestURL(base: base, path: path, query: query), body: body, kind: kind,
             idempotentOverride: idempotent, carriesPassword: carriesPassword)
-        request.headers.set("Accept", "application/json")
-        request.headers.set("X-JQC-Client", identity.build)
-        request.headers.set("X-JQC-API-Version", String(identity.apiVersion))
-        if case .data = body { request.headers.set("Content-Type", "application/json") }
+        // Added, not set: the request starts with no fields and these names differ (issue 17: no scan per field).
+        request.headers.add("Accept", "application/json")
+        request.headers.add("X-JQC-Client", identity.build)
+        request.headers.add("X-JQC-API-Version", String(identity.apiVersion))
+        if case .data = body { request.headers.add("Content-Type", "application/json") }
         for (name, value) in extraHeaders { request.headers.set(name, value) }
         guard authenticated else { return try await transmit(request, progress: progress) }
         if unsavedReason != nil { await retrySavingCredentials() }

@@ -78,6 +78,10 @@ public final class CurlTransport: HTTPTransport {
     /// The configuration in force.
     public let configuration: Configuration
     private let idle = Mutex<[EasyHandle]>([])
+    /// The URL and header fields of the last request judged safe to send (issue 17: a push sends the same URL
+    /// and fields again and again; judging them was ~18,000 instructions of each request). A request that
+    /// carries a password is judged every time (its warning must come before each).
+    private let lastChecked = Mutex<(url: URL, fields: [(name: String, value: String)])?>(nil)
     private let logger: Logger
     private let trustStore: CATrustStore
 
@@ -148,8 +152,15 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// Refuses what must never leave: plain http to a host that is not loopback (unless allowed, and then
-    /// a warning before a password), https while the named trust is unusable, and unsafe header fields.
-    private func checkBeforeSending(_ request: HTTPRequest) throws {
+    /// a warning before a password), https while the named trust is unusable, and unsafe header fields. The
+    /// same URL and fields as the last request that passed pass again without being judged (the transport's
+    /// configuration and trust do not change).
+    func checkBeforeSending(_ request: HTTPRequest) throws {
+        if !request.carriesPassword, let known = lastChecked.withLock({ $0 }), known.url == request.url,
+            known.fields.elementsEqual(request.headers.fields, by: { $0.name == $1.name && $0.value == $1.value })
+        {
+            return
+        }
         let host = request.url.host ?? ""
         if PlainHTTP.isInsecure(request.url) {
             guard configuration.allowInsecureHTTP else { throw TransportError.insecureHTTP(host: host) }
@@ -170,6 +181,7 @@ public final class CurlTransport: HTTPTransport {
                 field.name.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }.prefix(40))
             throw TransportError.invalidHeader(name: shown.isEmpty ? "unnamed" : shown)
         }
+        lastChecked.withLock { $0 = (request.url, request.headers.fields) }
     }
 
     // MARK: - One transfer

@@ -42,11 +42,11 @@ public enum OutboxDriver {
                 if Task.isCancelled { throw SyncStopError(.cancelled, "Sync was cancelled; everything stays queued.") }
                 switch try decide(item, feed: feed, pass: pass) {
                 case .send:
-                    let recording = sent.map { previous in Recording(previous, pass: pass) }
-                    sent = nil
+                    let previous = sent.take()
+                    let recording = previous.map { record($0, pass: pass) }
                     let reply: Result<Feed.Answer, any Error>
                     do { reply = .success(try await feed.send(item, pass: pass)) } catch { reply = .failure(error) }
-                    if let recording { try await settle(recording, into: &result) }
+                    if let previous, let recording { try await settle(previous, recording, pass: pass, into: &result) }
                     switch reply {
                     case .success(let answer):
                         sent = Sent(feed: feed, item: item, answer: answer, accepted: feed.countsAsPushed(item))
@@ -54,11 +54,11 @@ public enum OutboxDriver {
                         count(item, try settleFailure(error, item: item, feed: feed, pass: pass), into: &result)
                     }
                 case .wait(let reason):
-                    if let previous = sent.take() { try await settle(Recording(previous, pass: pass), into: &result) }
+                    if let previous = sent.take() { try await settle(previous, pass: pass, into: &result) }
                     try wait(item, reason: reason, feed: feed)
                     count(item, .waiting(reason), into: &result)
                 case .fail(let reason):
-                    if let previous = sent.take() { try await settle(Recording(previous, pass: pass), into: &result) }
+                    if let previous = sent.take() { try await settle(previous, pass: pass, into: &result) }
                     try fail(item, reason: reason, feed: feed, pass: pass)
                     count(item, .failed(reason), into: &result)
                 }
@@ -66,10 +66,10 @@ public enum OutboxDriver {
         } catch {
             // A stop (or a store error) leaves the items after it as they were, but the one already accepted is
             // recorded first: the server has it.
-            if let previous = sent.take() { try await settle(Recording(previous, pass: pass), into: &result) }
+            if let previous = sent.take() { try await settle(previous, pass: pass, into: &result) }
             throw error
         }
-        if let previous = sent.take() { try await settle(Recording(previous, pass: pass), into: &result) }
+        if let previous = sent.take() { try await settle(previous, pass: pass, into: &result) }
         return result
     }
 
@@ -113,23 +113,40 @@ public enum OutboxDriver {
         result.outcomes.append((item, outcome))
     }
 
+    /// Starts an accepted item's synced transaction (``OutboxTable/markSynced(_:_:at:)`` and the feed's
+    /// ``OutboxFeed/recordSent(_:answer:pass:in:)``) on ``commits``.
+    private static func record<Feed: OutboxFeed>(_ sent: Sent<Feed>, pass: SyncPass) -> Recording {
+        Recording {
+            try sent.feed.database.write { db in
+                try sent.feed.table.markSynced(db, sent.item.outboxKeys, at: pass.clock.now)
+                try sent.feed.recordSent(sent.item, answer: sent.answer, pass: pass, in: db)
+            }
+        }
+    }
+
+    /// Records an accepted item now (nothing else is out) and counts it, as ``settle(_:_:pass:into:)``.
+    private static func settle<Feed: OutboxFeed>(
+        _ sent: Sent<Feed>, pass: SyncPass, into result: inout OutboxPushResult<Feed.Item>
+    ) async throws {
+        try await settle(sent, record(sent, pass: pass), pass: pass, into: &result)
+    }
+
     /// Waits for an accepted item's record to commit, then counts it: pushed, or — when the record could not
     /// be written — a counted local failure, so the item is tried again (the server dedupes on its local id)
     /// instead of being lost.
     private static func settle<Feed: OutboxFeed>(
-        _ recording: Recording<Feed>, into result: inout OutboxPushResult<Feed.Item>
+        _ sent: Sent<Feed>, _ recording: Recording, pass: SyncPass, into result: inout OutboxPushResult<Feed.Item>
     ) async throws {
-        let sent = recording.sent
         switch await recording.committed() {
         case .success:
             do {
                 try sent.feed.sentCommitted(sent.item, answer: sent.answer)
             } catch {
-                recording.pass.logger.warning("after sending \(sent.feed.table.name) \(sent.item.outboxKeys): \(error)")
+                pass.logger.warning("after sending \(sent.feed.table.name) \(sent.item.outboxKeys): \(error)")
             }
             count(sent.item, .pushed, accepted: sent.accepted, into: &result)
         case .failure(let error):
-            let outcome = try settleFailure(error, item: sent.item, feed: sent.feed, pass: recording.pass)
+            let outcome = try settleFailure(error, item: sent.item, feed: sent.feed, pass: pass)
             count(sent.item, outcome, accepted: sent.accepted, into: &result)
         }
     }
@@ -220,29 +237,15 @@ extension Optional {
     }
 }
 
-/// One accepted item's synced transaction (``OutboxTable/markSynced(_:_:at:)`` and the feed's
-/// ``OutboxFeed/recordSent(_:answer:pass:in:)``), started on ``OutboxDriver/commits`` as soon as it is made.
-private final class Recording<Feed: OutboxFeed>: Sendable {
-    let sent: Sent<Feed>
-    let pass: SyncPass
-    private let state = Mutex<State>(.running)
+/// One accepted item's synced transaction, started on ``OutboxDriver/commits`` as soon as it is made. Not
+/// generic (issue 17): a generic class and its state cost a runtime metadata lookup at every use in the
+/// unspecialised driver, several per item.
+private final class Recording: Sendable {
+    private let state = Mutex<RecordingState>(.running)
 
-    private enum State {
-        case running
-        case awaited(CheckedContinuation<Result<Void, any Error>, Never>)
-        case done(Result<Void, any Error>)
-    }
-
-    init(_ sent: Sent<Feed>, pass: SyncPass) {
-        self.sent = sent
-        self.pass = pass
+    init(_ commit: @escaping @Sendable () throws -> Void) {
         OutboxDriver.commits.async { [self] in
-            let outcome = Result<Void, any Error> {
-                try sent.feed.database.write { db in
-                    try sent.feed.table.markSynced(db, sent.item.outboxKeys, at: pass.clock.now)
-                    try sent.feed.recordSent(sent.item, answer: sent.answer, pass: pass, in: db)
-                }
-            }
+            let outcome = Result<Void, any Error> { try commit() }
             let waiting = state.withLock { state -> CheckedContinuation<Result<Void, any Error>, Never>? in
                 defer { state = .done(outcome) }
                 if case .awaited(let continuation) = state { return continuation }
@@ -264,4 +267,11 @@ private final class Recording<Feed: OutboxFeed>: Sendable {
             if let outcome { continuation.resume(returning: outcome) }
         }
     }
+}
+
+/// Where a ``Recording``'s commit is.
+private enum RecordingState {
+    case running
+    case awaited(CheckedContinuation<Result<Void, any Error>, Never>)
+    case done(Result<Void, any Error>)
 }
