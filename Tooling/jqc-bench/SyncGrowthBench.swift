@@ -87,6 +87,22 @@ struct SyncGrowthBench {
                     .ratio(
                         name, ours: ours, reference: reference, ratio: ratio, atMost: 1.15,
                         target: "ours/curl time ≤ 1.15×", note: note))
+                // Information: the same engine runs with synchronous=NORMAL (no fsync per mark-synced commit),
+                // against the same curl median: the share of the gap that is the local commits' fsyncs.
+                var normal: [Figures] = []
+                for round in 1...Self.rounds {
+                    normal.append(try await measure(figure.items, curl: curl, round: round, synchronous: .normal))
+                }
+                let median = Figures.median(of: normal)
+                rows.append(
+                    ReportRow(
+                        benchmark: "Sync growth: 1000 inspections, synchronous=NORMAL (no fsync per local commit)",
+                        ours: "\(format(ms: median.perItem)) per item", reference: reference,
+                        ratio: format(ratio: median.perItem / figure.curlFreshPerItem), target: "info", verdict: .info,
+                        note: "AppConfiguration.synchronous = .normal, otherwise as the row above (median of "
+                            + "\(Self.rounds) rounds: "
+                            + normal.map { format(ms: $0.perItem) }.joined(separator: ", ")
+                            + "); splits the row above: the local commits' fsyncs vs the client"))
             } else {
                 rows.append(
                     ReportRow(
@@ -109,11 +125,17 @@ struct SyncGrowthBench {
 
     /// Queues `size` inspections on a fresh engine and server (not timed), times the pass(es) and an idle pass,
     /// then the same POSTs from curl against another fresh server.
-    private func measure(_ size: Int, curl: String, round: Int) async throws -> Figures {
+    /// - Parameter synchronous: the engine's durability mode; at `.normal` (information) curl is not run and
+    ///   its figures are 0.
+    private func measure(
+        _ size: Int, curl: String, round: Int, synchronous: DatabaseConfiguration.Synchronous = .full
+    ) async throws -> Figures {
+        let label = "\(size)-\(round)-\(synchronous.rawValue)"
         let server = try DevServerProcess(
-            executable: devserver, dataDirectory: serverWork.appendingPathComponent("growth-\(size)-\(round)"))
-        let runWork = work.appendingPathComponent("n\(size)-\(round)", isDirectory: true)
-        let bench = try await BenchApp.open(data: runWork.appendingPathComponent("data"), baseURL: server.baseURL)
+            executable: devserver, dataDirectory: serverWork.appendingPathComponent("growth-\(label)"))
+        let runWork = work.appendingPathComponent("n\(label)", isDirectory: true)
+        let bench = try await BenchApp.open(
+            data: runWork.appendingPathComponent("data"), baseURL: server.baseURL, synchronous: synchronous)
         let app = bench.app
         note("sync growth: queueing \(size) completed inspections")
         let localIDs = try bench.queueCompletedInspections(size)
@@ -132,6 +154,10 @@ struct SyncGrowthBench {
         let idle = try await seconds { _ = try await app.sync.sync(explicit: true) }
         let bodies = try localIDs.map { InspectionPushStage.payload(for: try app.inspections.inspection(localID: $0)) }
         server.stop()
+        guard synchronous == .full else {
+            note("sync growth \(size) (\(synchronous.rawValue)): pass \(format(ms: pass)), idle \(format(ms: idle))")
+            return Figures(items: size, pass: pass, idlePass: idle, curl: 0, curlFresh: 0)
+        }
 
         // The same bodies twice, each time to a fresh server: on one kept-alive connection, then each on its own
         // connection (the server closes it after its reply), the engine's connection policy for a POST.
@@ -153,8 +179,8 @@ struct SyncGrowthBench {
                 curl, config: config(fresh: fresh, session), expecting: ["200", "201"], count: bodies.count,
                 work: runWork, name: label)
         }
-        let floor = try await curlTime(fresh: false, label: "growth-curl-\(size)-\(round)")
-        let freshFloor = try await curlTime(fresh: true, label: "growth-curl-fresh-\(size)-\(round)")
+        let floor = try await curlTime(fresh: false, label: "growth-curl-\(label)")
+        let freshFloor = try await curlTime(fresh: true, label: "growth-curl-fresh-\(label)")
         note(
             "sync growth \(size): pass \(format(ms: pass)) (\(passes)), idle \(format(ms: idle)), "
                 + "curl \(format(ms: floor)), curl with a connection per POST \(format(ms: freshFloor))")
