@@ -176,7 +176,8 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   connection (`Connection: close`): the engine's connection policy for a non-idempotent `POST` (CurlTransport
   never lets libcurl re-send one), so both sides pay the same handshakes; the same curl on one kept-alive
   connection is in the note (the ratio against it too). Each size runs 3 rounds (the engine, then curl, on
-  fresh servers each time) and each side's median is compared; every round's figures are in the note. Targets:
+  fresh servers each time) and each side's median is compared; every round's figures are in the note. An
+  information row repeats the 1,000-item engine runs at synchronous=NORMAL (the mark-synced fsyncs' share). Targets:
   ≤ 1.15× curl at 1,000, and the engine's time per item flat: largest ÷ smallest ≤ 1.20.
 - **Shell cold start, real store** (issue 17) — the release `jqc-shell` as 20 fresh processes (p50) over a
   data directory whose REAL `jqc.sqlite` (every feature's tables, migrated by AppComposition) holds
