@@ -19,19 +19,29 @@ extension InspectionStore {
         /// Whether its answers are rows of `inspection_answers` (its `form_data` is ''): every draft since
         /// migration `inspections/4-answers`.
         public let answersInRows: Bool
+
+        /// A target from ``InspectionStore/answerTarget(_:localID:)``'s one text: `0`/`1` (`form_data = ''`),
+        /// the status, `:`, the hash (split at the LAST `:`: a hash is hex digits or empty). An unknown status
+        /// reads as a draft, as the row reader has it.
+        init(packed: String) {
+            let bytes = packed.utf8
+            answersInRows = bytes.first == UInt8(ascii: "1")
+            let start = bytes.isEmpty ? bytes.startIndex : bytes.index(after: bytes.startIndex)
+            let colon = bytes.lastIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            let statusText = start <= colon ? packed[start..<colon] : ""
+            status = statusText == "draft" ? .draft : InspectionStatus(rawValue: String(statusText)) ?? .draft
+            schemaHash = colon < bytes.endIndex ? String(packed[bytes.index(after: colon)...]) : ""
+        }
     }
 
     /// The status, pinned schema hash and answer storage of one inspection, or `nil` when it is not on this
-    /// device (one primary-key read of three short values).
+    /// device: one primary-key read of ONE text value, `in_rows` (`0`/`1`), the status, `:`, the hash
+    /// (issue 17: a single scalar, so no row of column names is built on every answer).
     /// - Throws: `DatabaseError`.
     public func answerTarget(_ db: Database, localID: String) throws -> AnswerTarget? {
-        try db.fetchOne(
-            "SELECT status, schema_hash, form_data = '' AS in_rows FROM inspections WHERE local_id = ?", [localID]
-        ).map {
-            AnswerTarget(
-                status: InspectionStatus(rawValue: $0["status"] ?? "") ?? .draft, schemaHash: $0["schema_hash"] ?? "",
-                answersInRows: $0["in_rows"] ?? false)
-        }
+        let packed: String? = try db.scalar(
+            "SELECT (form_data = '') || status || ':' || schema_hash FROM inspections WHERE local_id = ?", [localID])
+        return packed.map(AnswerTarget.init(packed:))
     }
 
     /// The pinned schema JSON of one inspection (its row's `schema_snapshot`, or the shared copy in
