@@ -104,6 +104,29 @@ extension InspectionStore {
         }
     }
 
+    /// Writes one answer of a draft only when its row is still what the caller's hint says: a draft pinned to
+    /// `schemaHash` whose answers are rows (`form_data` is ''): the row is checked by the write itself, so the
+    /// answer path needs no read first (issue 17). The row written is what
+    /// ``setAnswer(_:localID:fieldID:value:at:)`` writes for such a draft.
+    /// - Returns: whether it was written; `false` (nothing written) when there is no such draft, it is not a
+    ///   draft, it is pinned to another hash or its answers are still in `form_data`.
+    /// - Throws: `DatabaseError`.
+    public func setAnswer(
+        _ db: Database, localID: String, fieldID: String, value: JSONValue, ifPinnedTo schemaHash: String,
+        at now: Date
+    ) throws -> Bool {
+        // The total, not `changesCount`: an INSERT … SELECT of no row leaves the previous statement's count.
+        let before = db.totalChangesCount
+        try db.execute(
+            """
+            INSERT INTO inspection_answers (local_id, field_id, value, answered_at)
+            SELECT local_id, ?, ?, ? FROM inspections
+            WHERE local_id = ? AND status = 'draft' AND schema_hash = ? AND form_data = ''
+            ON CONFLICT (local_id, field_id) DO UPDATE SET value = excluded.value, answered_at = excluded.answered_at
+            """, [fieldID, value.jsonString(), now, localID, schemaHash])
+        return db.totalChangesCount != before
+    }
+
     /// Touches a draft's `updated_at` (an explicit save of what is stored).
     /// - Returns: whether a draft with `localID` was touched.
     /// - Throws: `DatabaseError`.

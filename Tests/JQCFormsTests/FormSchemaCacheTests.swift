@@ -59,4 +59,45 @@ struct FormSchemaCacheTests {
         _ = cache.schema(hash: hashes[2]) { schemas[2] }
         #expect(cache.hashes == [hashes[0], hashes[2]])
     }
+
+    @Test("a hit is stamped, not reordered: the last-used shortcut and the stamps keep least-recently-used eviction")
+    func stampsKeepRecency() {
+        let cache = FormSchemaCache(capacity: 2)
+        let schemas: [JSONValue] = (1...3).map { [["id": .int(Int64($0)), "type": "rating"]] }
+        let hashes = schemas.map { FormSchema(json: $0).hash }
+        _ = cache.schema(hash: hashes[0]) { schemas[0] }
+        _ = cache.schema(hash: hashes[1]) { schemas[1] }
+        #expect(cache.lookUp(hashes[0])?.raw == schemas[0])
+        #expect(cache.lookUp(hashes[0])?.raw == schemas[0])  // the last-used shortcut
+        #expect(cache.hashes == [hashes[1], hashes[0]])
+        #expect(cache.lookUp(hashes[1])?.raw == schemas[1])
+        #expect(cache.lookUp(hashes[0])?.raw == schemas[0])
+        _ = cache.schema(hash: hashes[2]) { schemas[2] }  // 1 is the least recently used
+        #expect(cache.hashes == [hashes[0], hashes[2]])
+        #expect(cache.lookUp(hashes[1]) == nil)
+        #expect(cache.lookUp(hashes[2])?.raw == schemas[2])
+    }
+
+    @Test("a draft's pin names a cached schema only; past pinCapacity drafts the pins are forgotten at once")
+    func pins() {
+        let cache = FormSchemaCache()
+        let hash1 = FormSchema(json: version1).hash
+        let hash2 = FormSchema(json: version2).hash
+        #expect(cache.pinnedSchema(forDraft: "local-1") == nil)
+        cache.notePin(hash1, forDraft: "local-1")
+        #expect(cache.pinnedSchema(forDraft: "local-1") == nil)  // its schema is not cached yet
+        _ = cache.schema(hash: hash1) { version1 }
+        _ = cache.schema(hash: hash2) { version2 }
+        #expect(cache.pinnedSchema(forDraft: "local-1")?.hash == hash1)
+        #expect(cache.pinnedSchema(forDraft: "local-1")?.schema.raw == version1)
+        #expect(cache.hashes == [hash2, hash1])  // marked as used
+        cache.notePin(hash2, forDraft: "local-1")  // re-pinned: the row was read with another hash
+        #expect(cache.pinnedSchema(forDraft: "local-1")?.schema.raw == version2)
+        #expect(cache.pinnedSchema(forDraft: "local-2") == nil)
+        for index in 2...FormSchemaCache.pinCapacity { cache.notePin(hash1, forDraft: "local-\(index)") }
+        #expect(cache.pinnedDrafts.count == FormSchemaCache.pinCapacity)
+        cache.notePin(hash1, forDraft: "local-0")
+        #expect(cache.pinnedDrafts == ["local-0"])
+        #expect(cache.pinnedSchema(forDraft: "local-1") == nil)
+    }
 }
