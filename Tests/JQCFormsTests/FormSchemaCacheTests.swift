@@ -76,6 +76,14 @@ struct FormSchemaCacheTests {
         #expect(cache.hashes == [hashes[0], hashes[2]])
         #expect(cache.lookUp(hashes[1]) == nil)
         #expect(cache.lookUp(hashes[2])?.raw == schemas[2])
+        // A schema just parsed is the last used: the shortcut never answers for an older one after it.
+        let fresh = FormSchemaCache(capacity: 2)
+        _ = fresh.schema(hash: hashes[0]) { schemas[0] }
+        _ = fresh.lookUp(hashes[0])
+        _ = fresh.schema(hash: hashes[1]) { schemas[1] }
+        _ = fresh.lookUp(hashes[0])
+        _ = fresh.schema(hash: hashes[2]) { schemas[2] }
+        #expect(fresh.hashes == [hashes[0], hashes[2]])
     }
 
     @Test("a draft's pin names a cached schema only; past pinCapacity drafts the pins are forgotten at once")
@@ -84,10 +92,11 @@ struct FormSchemaCacheTests {
         let hash1 = FormSchema(json: version1).hash
         let hash2 = FormSchema(json: version2).hash
         #expect(cache.pinnedSchema(forDraft: "local-1") == nil)
-        cache.notePin(hash1, forDraft: "local-1")
-        #expect(cache.pinnedSchema(forDraft: "local-1") == nil)  // its schema is not cached yet
-        _ = cache.schema(hash: hash1) { version1 }
         _ = cache.schema(hash: hash2) { version2 }
+        cache.notePin(hash1, forDraft: "local-1")
+        #expect(cache.pinnedSchema(forDraft: "local-1") == nil)  // its schema is not cached yet (another one is)
+        _ = cache.schema(hash: hash1) { version1 }
+        #expect(cache.lookUp(hash2)?.raw == version2)
         #expect(cache.pinnedSchema(forDraft: "local-1")?.hash == hash1)
         #expect(cache.pinnedSchema(forDraft: "local-1")?.schema.raw == version1)
         #expect(cache.hashes == [hash2, hash1])  // marked as used
