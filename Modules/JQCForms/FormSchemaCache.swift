@@ -23,8 +23,6 @@ public final class FormSchemaCache: Sendable {
         var clock: UInt64 = 0
         /// The hash used last and its schema: a repeated hit needs neither a hash of the key nor a stamp.
         var last: (hash: String, schema: FormSchema)?
-        /// Draft local id → the hash its row was last read with (hints, never trusted as such).
-        var pins: [String: String] = [:]
     }
     private let state = Mutex(State())
 
@@ -80,37 +78,4 @@ public final class FormSchemaCache: Sendable {
     public var hashes: [String] {
         state.withLock { state in state.entries.sorted { $0.value.used < $1.value.used }.map(\.key) }
     }
-
-    // MARK: Pins (a hint of which schema each draft is answered on)
-
-    /// How many drafts' pins are kept at most (past it they are all forgotten at once: a pin is only a hint).
-    public static let pinCapacity = 1_024
-
-    /// The schema `localID` was last seen pinned to (``notePin(_:forDraft:)``), when that schema is still
-    /// cached (marks it as used): a HINT for the answer path, which writes only where the row still has this
-    /// hash (issue 17: the common answer needs no read of the row first).
-    /// - Parameter localID: the draft's local id.
-    /// - Returns: the hash and its parsed schema, or `nil` when no pin is noted or its schema is not cached.
-    public func pinnedSchema(forDraft localID: String) -> (hash: String, schema: FormSchema)? {
-        state.withLock { state in
-            guard let hash = state.pins[localID], let schema = Self.hit(&state, hash) else { return nil }
-            return (hash, schema)
-        }
-    }
-
-    /// Notes that the draft `localID` is pinned to the schema `hash` (read from its row), for
-    /// ``pinnedSchema(forDraft:)``; at most ``pinCapacity`` drafts are kept.
-    /// - Parameters:
-    ///   - hash: the row's `schema_hash`.
-    ///   - localID: the draft's local id.
-    public func notePin(_ hash: String, forDraft localID: String) {
-        state.withLock { state in
-            if state.pins[localID] == hash { return }
-            if state.pins.count >= Self.pinCapacity { state.pins.removeAll(keepingCapacity: true) }
-            state.pins[localID] = hash
-        }
-    }
-
-    /// The drafts with a noted pin (tests, diagnostics).
-    public var pinnedDrafts: Set<String> { state.withLock { Set($0.pins.keys) } }
 }

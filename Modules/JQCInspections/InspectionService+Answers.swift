@@ -3,9 +3,7 @@ import JQCForms
 import JQCKit
 import JQCStorage
 
-/// Answer and save (SHELL.md `answer`, `save`, `photo FIELD_ID --clear`) at the floor (issue 17): a draft already
-/// answered in this process is answered by one conditional write and no read (its noted pin, see
-/// ``FormSchemaCache/pinnedSchema(forDraft:)``); otherwise each reads
+/// Answer and save (SHELL.md `answer`, `save`, `photo FIELD_ID --clear`) at the floor (issue 17): each reads
 /// only the row's status and pinned schema hash (the schema itself comes from ``InspectionService/schemaCache``,
 /// read from the row on a miss), checks the one value on the pinned schema, and writes that one answer as its
 /// row of `inspection_answers` (``InspectionStore/setAnswer(_:localID:fieldID:value:at:)``), in one
@@ -102,9 +100,13 @@ extension InspectionService {
         try schemaCache.schema(hash: target.schemaHash) { try store.schemaSnapshot(db, localID: localID) }
     }
 
-    /// The row's status and schema hash, when it is a draft.
+    /// The row's status and schema hash, when it is a draft: one short read for a draft whose answers are rows
+    /// (``InspectionStore/draftSchemaHash(_:localID:)``), the whole target otherwise.
     /// - Throws: ``InspectionsError`` `notFound`, `notADraft`; `DatabaseError`.
     private func draftTarget(_ db: Database, _ localID: String) throws -> InspectionStore.AnswerTarget {
+        if let hash = try store.draftSchemaHash(db, localID: localID) {
+            return InspectionStore.AnswerTarget(status: .draft, schemaHash: hash, answersInRows: true)
+        }
         guard let target = try store.answerTarget(db, localID: localID), target.status == .draft else {
             _ = try draft(db, localID)  // throws the sentence for a missing or submitted inspection
             throw InspectionsError(.notFound, "There is no draft \(localID) on this device; see 'drafts'.")
@@ -115,17 +117,14 @@ extension InspectionService {
     /// The answer path: the field on the pinned schema, the typed value `makeValue` gives for it, its change
     /// (a table cell reads the field's stored rows), one patch of `form_data`, and — when an image or
     /// signature field is cleared — the clearing hooks in the same transaction (files after the commit).
-    /// A draft answered before in this process first takes the short way (``answerOnPin(_:_:_:_:)``).
     private func answer(
         localID: String, fieldID: String, _ makeValue: (FormField) throws -> AnswerValue
     ) throws -> JSONValue? {
         var clearedPhotoField = false
         let stored: JSONValue? = try wrap {
             try store.queue.write { db in
-                if let written = try answerOnPin(db, localID, fieldID, makeValue) { return written }
                 let target = try draftTarget(db, localID)
                 let schema = try pinnedSchema(db, localID, target: target)
-                if target.answersInRows { schemaCache.notePin(target.schemaHash, forDraft: localID) }
                 let field: FormField
                 let change: AnswerChange
                 do {
@@ -157,27 +156,5 @@ extension InspectionService {
             for hook in clearingHooks { hook.photoFieldCleared(localID: localID, fieldID: fieldID) }
         }
         return stored
-    }
-
-    /// The short way for a draft whose pin is noted (``FormSchemaCache/pinnedSchema(forDraft:)``): the value
-    /// checked on that schema and written by ONE statement that also checks the row is still a draft pinned
-    /// to that hash with its answers in rows (``InspectionStore/setAnswer(_:localID:fieldID:value:ifPinnedTo:at:)``),
-    /// so no read comes first (issue 17). Anything else — no pin, a table cell, a clear (photo hooks), any
-    /// refusal (its sentence comes from the full path, on the row as it is), a row that no longer matches — is
-    /// left to the full path, with nothing written.
-    /// - Returns: the stored value, or `nil` when the full path must run.
-    /// - Throws: `DatabaseError`.
-    private func answerOnPin(
-        _ db: Database, _ localID: String, _ fieldID: String, _ makeValue: (FormField) throws -> AnswerValue
-    ) throws -> JSONValue? {
-        guard let pinned = schemaCache.pinnedSchema(forDraft: localID),
-            let field = pinned.schema.field(id: fieldID), field.type != .table,
-            let value = try? makeValue(field), case .set(let newValue)? = try? value.change(for: field, current: nil)
-        else { return nil }
-        let written = try store.setAnswer(
-            db, localID: localID, fieldID: fieldID, value: newValue, ifPinnedTo: pinned.hash, at: clock.now)
-        // Not `written ? newValue : nil`: JSONValue is ExpressibleByNilLiteral, so that `nil` would be `.null`.
-        guard written else { return nil }
-        return newValue
     }
 }

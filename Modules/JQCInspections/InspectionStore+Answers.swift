@@ -20,6 +20,13 @@ extension InspectionStore {
         /// migration `inspections/4-answers`.
         public let answersInRows: Bool
 
+        /// A target from its parts.
+        init(status: InspectionStatus, schemaHash: String, answersInRows: Bool) {
+            self.status = status
+            self.schemaHash = schemaHash
+            self.answersInRows = answersInRows
+        }
+
         /// A target from ``InspectionStore/answerTarget(_:localID:)``'s one text: `0`/`1` (`form_data = ''`),
         /// the status, `:`, the hash (split at the LAST `:`: a hash is hex digits or empty). An unknown status
         /// reads as a draft, as the row reader has it.
@@ -42,6 +49,15 @@ extension InspectionStore {
         let packed: String? = try db.scalar(
             "SELECT (form_data = '') || status || ':' || schema_hash FROM inspections WHERE local_id = ?", [localID])
         return packed.map(AnswerTarget.init(packed:))
+    }
+
+    /// The pinned schema hash of a DRAFT whose answers are rows, or `nil` for anything else (no such
+    /// inspection, not a draft, answers still in `form_data`): the answer path's one read in the common case,
+    /// one short value (issue 17); ``answerTarget(_:localID:)`` tells the rest apart.
+    /// - Throws: `DatabaseError`.
+    public func draftSchemaHash(_ db: Database, localID: String) throws -> String? {
+        try db.scalar(
+            "SELECT schema_hash FROM inspections WHERE local_id = ? AND status = 'draft' AND form_data = ''", [localID])
     }
 
     /// The pinned schema JSON of one inspection (its row's `schema_snapshot`, or the shared copy in
@@ -102,29 +118,6 @@ extension InspectionStore {
             try db.execute("DELETE FROM inspection_answers WHERE local_id = ? AND field_id = ?", [localID, fieldID])
             try db.execute("UPDATE inspections SET updated_at = ? WHERE local_id = ?", [now, localID])
         }
-    }
-
-    /// Writes one answer of a draft only when its row is still what the caller's hint says: a draft pinned to
-    /// `schemaHash` whose answers are rows (`form_data` is ''): the row is checked by the write itself, so the
-    /// answer path needs no read first (issue 17). The row written is what
-    /// ``setAnswer(_:localID:fieldID:value:at:)`` writes for such a draft.
-    /// - Returns: whether it was written; `false` (nothing written) when there is no such draft, it is not a
-    ///   draft, it is pinned to another hash or its answers are still in `form_data`.
-    /// - Throws: `DatabaseError`.
-    public func setAnswer(
-        _ db: Database, localID: String, fieldID: String, value: JSONValue, ifPinnedTo schemaHash: String,
-        at now: Date
-    ) throws -> Bool {
-        // The total, not `changesCount`: an INSERT … SELECT of no row leaves the previous statement's count.
-        let before = db.totalChangesCount
-        try db.execute(
-            """
-            INSERT INTO inspection_answers (local_id, field_id, value, answered_at)
-            SELECT local_id, ?, ?, ? FROM inspections
-            WHERE local_id = ? AND status = 'draft' AND schema_hash = ? AND form_data = ''
-            ON CONFLICT (local_id, field_id) DO UPDATE SET value = excluded.value, answered_at = excluded.answered_at
-            """, [fieldID, value.jsonString(), now, localID, schemaHash])
-        return db.totalChangesCount != before
     }
 
     /// Touches a draft's `updated_at` (an explicit save of what is stored).

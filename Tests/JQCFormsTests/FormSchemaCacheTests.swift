@@ -85,28 +85,4 @@ struct FormSchemaCacheTests {
         _ = fresh.schema(hash: hashes[2]) { schemas[2] }
         #expect(fresh.hashes == [hashes[0], hashes[2]])
     }
-
-    @Test("a draft's pin names a cached schema only; past pinCapacity drafts the pins are forgotten at once")
-    func pins() {
-        let cache = FormSchemaCache()
-        let hash1 = FormSchema(json: version1).hash
-        let hash2 = FormSchema(json: version2).hash
-        #expect(cache.pinnedSchema(forDraft: "local-1") == nil)
-        _ = cache.schema(hash: hash2) { version2 }
-        cache.notePin(hash1, forDraft: "local-1")
-        #expect(cache.pinnedSchema(forDraft: "local-1") == nil)  // its schema is not cached yet (another one is)
-        _ = cache.schema(hash: hash1) { version1 }
-        #expect(cache.lookUp(hash2)?.raw == version2)
-        #expect(cache.pinnedSchema(forDraft: "local-1")?.hash == hash1)
-        #expect(cache.pinnedSchema(forDraft: "local-1")?.schema.raw == version1)
-        #expect(cache.hashes == [hash2, hash1])  // marked as used
-        cache.notePin(hash2, forDraft: "local-1")  // re-pinned: the row was read with another hash
-        #expect(cache.pinnedSchema(forDraft: "local-1")?.schema.raw == version2)
-        #expect(cache.pinnedSchema(forDraft: "local-2") == nil)
-        for index in 2...FormSchemaCache.pinCapacity { cache.notePin(hash1, forDraft: "local-\(index)") }
-        #expect(cache.pinnedDrafts.count == FormSchemaCache.pinCapacity)
-        cache.notePin(hash1, forDraft: "local-0")
-        #expect(cache.pinnedDrafts == ["local-0"])
-        #expect(cache.pinnedSchema(forDraft: "local-1") == nil)
-    }
 }

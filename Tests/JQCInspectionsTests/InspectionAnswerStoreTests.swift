@@ -102,24 +102,21 @@ struct InspectionAnswerStoreTests {
 
 
     @Test(
-        "a noted pin is only a hint: the one write checks the row is still a draft on that hash with its answers in rows")
-    func pinIsOnlyAHint() throws {
+        "the short read answers only a draft with its answers in rows: another schema hash, another status, answers in form_data")
+    func shortRead() throws {
         let world = try InspectionFixture()
         let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
         let other = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
-        #expect(world.service.schemaCache.pinnedDrafts.isEmpty)
         try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(3))
-        #expect(world.service.schemaCache.pinnedDrafts == [draft.localID])
-        #expect(world.service.schemaCache.pinnedSchema(forDraft: draft.localID)?.hash == draft.schemaHash)
-        // Answered on the pin (no read first): the same row as the full path writes.
+        // The short read: the same row as the full path writes.
         #expect(try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(4)) == "4")
         #expect(try world.service.answer(localID: draft.localID, fieldID: "5", arguments: ["Mop", "marks"]) == "Mop marks")
         #expect(try storedText(world, draft.localID) == "|;2=\"4\";5=\"Mop marks\";")
-        // A refusal on the pin is the full path's sentence, and nothing is written.
+        // Refusals: nothing is written.
         #expect(code { try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(9)) } == .invalidAnswer)
         #expect(code { try world.service.answer(localID: draft.localID, fieldID: "42", value: .rating(1)) } == .invalidAnswer)
 
-        // The row now pinned to another schema, where field 2 is text: the pin's schema would take a rating.
+        // The row now pinned to another schema, where field 2 is text: the one cached first would take a rating.
         guard case .array(var fields) = restroomSchema else { throw InspectionsError(.storage, "schema") }
         fields[1] = ["id": 2, "type": "text", "label": "Floors note", "row": 2, "col": 1, "colSpan": 6]
         let textSchema = JSONValue.array(fields)
@@ -132,7 +129,7 @@ struct InspectionAnswerStoreTests {
         #expect(code { try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(5)) } == .invalidAnswer)
         #expect(try storedText(world, draft.localID) == "|;2=\"4\";5=\"Mop marks\";")
         #expect(try world.service.answer(localID: draft.localID, fieldID: "2", arguments: ["Dry"]) == "Dry")
-        #expect(world.service.schemaCache.pinnedSchema(forDraft: draft.localID)?.hash == textHash)
+        #expect(world.service.schemaCache.hashes == [draft.schemaHash, textHash])
 
         // Not a draft any more (its answers still rows): refused, nothing written.
         try world.service.answer(localID: other.localID, fieldID: "2", value: .rating(1))
