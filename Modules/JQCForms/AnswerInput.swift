@@ -52,18 +52,18 @@ public enum AnswerInput {
     ///   do not spell a value of the field's kind, or for text into an image or signature field.
     public static func value(for field: FormField, arguments: [String]) throws -> AnswerValue {
         if field.type.isDisplayOnly { throw notAnswerable(field) }
-        let joined = arguments.joined(separator: " ")
-        if field.type != .table && joined.trimmingCharacters(in: .whitespaces).isEmpty { return .clear }
+        let joined = arguments.count == 1 ? arguments[0] : arguments.joined(separator: " ")
+        if field.type != .table && isBlank(joined) { return .clear }
         func refuse(_ accepts: String) -> FormsError { refusal(field, accepts: accepts, shown: joined) }
         switch field.type {
         case .rating:
-            let text = joined.trimmingCharacters(in: .whitespaces)
+            let text = trimmed(joined)
             guard text.count == 1, let value = Int(text), (0...5).contains(value) else {
                 throw refuse(ratingAccepts)
             }
             return .rating(value)
         case .checkbox:
-            switch joined.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch trimmed(joined).lowercased() {
             case "true", "yes", "checked", "x": return .bool(true)
             case "false", "no", "unchecked": return .bool(false)
             default: throw refuse("true or false")
@@ -75,17 +75,17 @@ public enum AnswerInput {
         case .table:
             return try tableCell(field, arguments: arguments)
         case .date:
-            let text = joined.trimmingCharacters(in: .whitespaces)
+            let text = trimmed(joined)
             guard let day = CalendarDay(text) else {
                 throw refuse("a date written yyyy-MM-dd (for example 2026-07-14)")
             }
             return .date(day)
         case .number:
-            let text = joined.trimmingCharacters(in: .whitespaces)
+            let text = trimmed(joined)
             guard isDecimalNumber(text) else { throw refuse(numberAccepts) }
             return .number(text)
         case .email:
-            let text = joined.trimmingCharacters(in: .whitespaces)
+            let text = trimmed(joined)
             guard isEmail(text) else { throw refuse(emailAccepts) }
             return .text(text)
         case .image, .signature:
@@ -132,15 +132,15 @@ public enum AnswerInput {
 
     /// The option equal to `text` ignoring case (and surrounding spaces), in the option's own spelling.
     static func match(_ text: String, in options: [String]) -> String? {
-        let wanted = text.trimmingCharacters(in: .whitespaces).lowercased()
-        return options.first { $0.trimmingCharacters(in: .whitespaces).lowercased() == wanted }
+        let wanted = trimmed(text).lowercased()
+        return options.first { trimmed($0).lowercased() == wanted }
     }
 
     private static func checkboxGroup(
         _ field: FormField, arguments: [String],
         refuse: (String) -> FormsError
     ) throws -> AnswerValue {
-        let words = arguments.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let words = arguments.filter { !isBlank($0) }
         guard !field.options.isEmpty else { return .options(words) }
         var chosen = Set<String>()
         let joined = arguments.joined(separator: " ")
@@ -219,6 +219,29 @@ public enum AnswerInput {
         let isBlank = rows.allSatisfy { $0.values.allSatisfy { $0 == "" || $0 == .null } }
         return isBlank ? .clear : .set(.array(rows.map(JSONValue.object)))
     }
+
+    /// `text.trimmingCharacters(in: .whitespaces)`, without Foundation when both ends are ASCII (issue 17: the
+    /// generic trim was most of a text answer's own cost). Below U+0080 the only members of
+    /// `CharacterSet.whitespaces` are space and tab, so ASCII ends are trimmed byte by byte; an end at a
+    /// non-ASCII scalar (which may be a Unicode space) is left to Foundation.
+    static func trimmed(_ text: String) -> String {
+        let bytes = text.utf8
+        guard let first = bytes.firstIndex(where: { !isBlankByte($0) }) else { return "" }
+        guard let last = bytes.lastIndex(where: { !isBlankByte($0) }), bytes[first] < 0x80, bytes[last] < 0x80
+        else { return text.trimmingCharacters(in: .whitespaces) }
+        if first == bytes.startIndex && bytes.index(after: last) == bytes.endIndex { return text }
+        return String(text[first...last])
+    }
+
+    /// Whether `text` is empty or only `CharacterSet.whitespaces` (``trimmed(_:)`` is empty), with the same
+    /// ASCII shortcut: the first byte that is neither space nor tab decides, unless it starts a non-ASCII scalar.
+    static func isBlank(_ text: String) -> Bool {
+        guard let first = text.utf8.first(where: { !isBlankByte($0) }) else { return true }
+        return first < 0x80 ? false : text.trimmingCharacters(in: .whitespaces).isEmpty
+    }
+
+    /// A space or a tab: the ASCII members of `CharacterSet.whitespaces`.
+    private static func isBlankByte(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     static func isDecimalNumber(_ text: String) -> Bool {
         var body = Substring(text)

@@ -97,12 +97,12 @@ public enum AnswerValue: Sendable, Hashable {
         case (.date, .date(let day)):
             return .set(.string(day.text))
         case (.number, .number(let text)):
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = AnswerInput.trimmed(text)
             if trimmed.isEmpty { return .clear }
             guard AnswerInput.isDecimalNumber(trimmed) else { throw refuse(AnswerInput.numberAccepts, text) }
             return .set(.string(trimmed))
         case (.email, .text(let text)):
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = AnswerInput.trimmed(text)
             if trimmed.isEmpty { return .clear }
             guard AnswerInput.isEmail(trimmed) else { throw refuse(AnswerInput.emailAccepts, text) }
             return .set(.string(trimmed))
@@ -146,5 +146,5 @@ public enum AnswerValue: Sendable, Hashable {
         }
     }
 
-    static func isBlank(_ text: String) -> Bool { text.trimmingCharacters(in: .whitespaces).isEmpty }
+    static func isBlank(_ text: String) -> Bool { AnswerInput.isBlank(text) }
 }

@@ -6,13 +6,23 @@ import Synchronization
 /// schema never changes, so an inspection's schema is read and parsed once per process, not on every
 /// answer. A new template version has a new hash and so gets its own entry; drafts pinned to the old one
 /// keep theirs. Thread-safe; bounded by ``capacity`` (the least recently used entry goes first).
+///
+/// A hit costs one dictionary look-up (none when it is the hash used last) and a counter stamp: nothing is
+/// reordered on a hit; only a miss past the capacity looks for the oldest stamp (at most ``capacity`` entries).
 public final class FormSchemaCache: Sendable {
     /// How many schemas are kept at most.
     public let capacity: Int
+    private struct Entry {
+        let schema: FormSchema
+        /// When it was last used (``State/clock`` at that use); the smallest is the least recently used.
+        var used: UInt64
+    }
     private struct State {
-        var schemas: [String: FormSchema] = [:]
-        /// Hashes, least recently used first.
-        var order: [String] = []
+        var entries: [String: Entry] = [:]
+        /// Counts uses; each hit or insert stamps its entry with the next value.
+        var clock: UInt64 = 0
+        /// The hash used last and its schema: a repeated hit needs neither a hash of the key nor a stamp.
+        var last: (hash: String, schema: FormSchema)?
     }
     private let state = Mutex(State())
 
@@ -36,28 +46,36 @@ public final class FormSchemaCache: Sendable {
         let schema = FormSchema(json: try load())
         guard schema.hash == hash else { return schema }
         state.withLock { state in
-            if state.schemas.updateValue(schema, forKey: hash) == nil {
-                state.order.append(hash)
-                if state.order.count > capacity {
-                    state.schemas[state.order.removeFirst()] = nil
-                }
+            state.clock += 1
+            if state.entries.updateValue(Entry(schema: schema, used: state.clock), forKey: hash) == nil,
+                state.entries.count > capacity,
+                let oldest = state.entries.min(by: { $0.value.used < $1.value.used })?.key
+            {
+                state.entries[oldest] = nil
             }
+            state.last = (hash, schema)
         }
         return schema
     }
 
     /// The cached schema for `hash`, if any (marks it as used).
     public func lookUp(_ hash: String) -> FormSchema? {
-        state.withLock { state in
-            guard let schema = state.schemas[hash] else { return nil }
-            if state.order.last != hash, let index = state.order.firstIndex(of: hash) {
-                state.order.remove(at: index)
-                state.order.append(hash)
-            }
-            return schema
-        }
+        state.withLock { state in Self.hit(&state, hash) }
+    }
+
+    /// The cached schema for `hash`, stamped as used and kept as the last one.
+    private static func hit(_ state: inout State, _ hash: String) -> FormSchema? {
+        if let last = state.last, last.hash == hash { return last.schema }
+        guard let index = state.entries.index(forKey: hash) else { return nil }
+        state.clock += 1
+        state.entries.values[index].used = state.clock
+        let schema = state.entries.values[index].schema
+        state.last = (hash, schema)
+        return schema
     }
 
     /// The hashes cached, least recently used first (tests, diagnostics).
-    public var hashes: [String] { state.withLock { $0.order } }
+    public var hashes: [String] {
+        state.withLock { state in state.entries.sorted { $0.value.used < $1.value.used }.map(\.key) }
+    }
 }

@@ -100,9 +100,13 @@ extension InspectionService {
         try schemaCache.schema(hash: target.schemaHash) { try store.schemaSnapshot(db, localID: localID) }
     }
 
-    /// The row's status and schema hash, when it is a draft.
+    /// The row's status and schema hash, when it is a draft: one short read for a draft whose answers are rows
+    /// (``InspectionStore/draftSchemaHash(_:localID:)``), the whole target otherwise.
     /// - Throws: ``InspectionsError`` `notFound`, `notADraft`; `DatabaseError`.
     private func draftTarget(_ db: Database, _ localID: String) throws -> InspectionStore.AnswerTarget {
+        if let hash = try store.draftSchemaHash(db, localID: localID) {
+            return InspectionStore.AnswerTarget(status: .draft, schemaHash: hash, answersInRows: true)
+        }
         guard let target = try store.answerTarget(db, localID: localID), target.status == .draft else {
             _ = try draft(db, localID)  // throws the sentence for a missing or submitted inspection
             throw InspectionsError(.notFound, "There is no draft \(localID) on this device; see 'drafts'.")

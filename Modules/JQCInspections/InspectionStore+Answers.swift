@@ -19,19 +19,45 @@ extension InspectionStore {
         /// Whether its answers are rows of `inspection_answers` (its `form_data` is ''): every draft since
         /// migration `inspections/4-answers`.
         public let answersInRows: Bool
+
+        /// A target from its parts.
+        init(status: InspectionStatus, schemaHash: String, answersInRows: Bool) {
+            self.status = status
+            self.schemaHash = schemaHash
+            self.answersInRows = answersInRows
+        }
+
+        /// A target from ``InspectionStore/answerTarget(_:localID:)``'s one text: `0`/`1` (`form_data = ''`),
+        /// the status, `:`, the hash (split at the LAST `:`: a hash is hex digits or empty). An unknown status
+        /// reads as a draft, as the row reader has it.
+        init(packed: String) {
+            let bytes = packed.utf8
+            answersInRows = bytes.first == UInt8(ascii: "1")
+            let start = bytes.isEmpty ? bytes.startIndex : bytes.index(after: bytes.startIndex)
+            let colon = bytes.lastIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            let statusText = start <= colon ? packed[start..<colon] : ""
+            status = statusText == "draft" ? .draft : InspectionStatus(rawValue: String(statusText)) ?? .draft
+            schemaHash = colon < bytes.endIndex ? String(packed[bytes.index(after: colon)...]) : ""
+        }
     }
 
     /// The status, pinned schema hash and answer storage of one inspection, or `nil` when it is not on this
-    /// device (one primary-key read of three short values).
+    /// device: one primary-key read of ONE text value, `in_rows` (`0`/`1`), the status, `:`, the hash
+    /// (issue 17: a single scalar, so no row of column names is built on every answer).
     /// - Throws: `DatabaseError`.
     public func answerTarget(_ db: Database, localID: String) throws -> AnswerTarget? {
-        try db.fetchOne(
-            "SELECT status, schema_hash, form_data = '' AS in_rows FROM inspections WHERE local_id = ?", [localID]
-        ).map {
-            AnswerTarget(
-                status: InspectionStatus(rawValue: $0["status"] ?? "") ?? .draft, schemaHash: $0["schema_hash"] ?? "",
-                answersInRows: $0["in_rows"] ?? false)
-        }
+        let packed: String? = try db.scalar(
+            "SELECT (form_data = '') || status || ':' || schema_hash FROM inspections WHERE local_id = ?", [localID])
+        return packed.map(AnswerTarget.init(packed:))
+    }
+
+    /// The pinned schema hash of a DRAFT whose answers are rows, or `nil` for anything else (no such
+    /// inspection, not a draft, answers still in `form_data`): the answer path's one read in the common case,
+    /// one short value (issue 17); ``answerTarget(_:localID:)`` tells the rest apart.
+    /// - Throws: `DatabaseError`.
+    public func draftSchemaHash(_ db: Database, localID: String) throws -> String? {
+        try db.scalar(
+            "SELECT schema_hash FROM inspections WHERE local_id = ? AND status = 'draft' AND form_data = ''", [localID])
     }
 
     /// The pinned schema JSON of one inspection (its row's `schema_snapshot`, or the shared copy in
@@ -83,11 +109,11 @@ extension InspectionStore {
     ) throws {
         if !answersInRows, try !Self.moveAnswersToTable(db, localID: localID, at: now) { return }
         if let value {
+            // REPLACE: the row is the key and these two values, so replacing it is the update; shorter text to
+            // hash for the statement cache and a shorter program than ON CONFLICT … DO UPDATE (issue 17).
             try db.execute(
-                """
-                INSERT INTO inspection_answers (local_id, field_id, value, answered_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (local_id, field_id) DO UPDATE SET value = excluded.value, answered_at = excluded.answered_at
-                """, [localID, fieldID, value.jsonString(), now])
+                "INSERT OR REPLACE INTO inspection_answers (local_id, field_id, value, answered_at) VALUES (?, ?, ?, ?)",
+                [localID, fieldID, value.jsonString(), now])
         } else {
             try db.execute("DELETE FROM inspection_answers WHERE local_id = ? AND field_id = ?", [localID, fieldID])
             try db.execute("UPDATE inspections SET updated_at = ? WHERE local_id = ?", [now, localID])

@@ -59,4 +59,30 @@ struct FormSchemaCacheTests {
         _ = cache.schema(hash: hashes[2]) { schemas[2] }
         #expect(cache.hashes == [hashes[0], hashes[2]])
     }
+
+    @Test("a hit is stamped, not reordered: the last-used shortcut and the stamps keep least-recently-used eviction")
+    func stampsKeepRecency() {
+        let cache = FormSchemaCache(capacity: 2)
+        let schemas: [JSONValue] = (1...3).map { [["id": .int(Int64($0)), "type": "rating"]] }
+        let hashes = schemas.map { FormSchema(json: $0).hash }
+        _ = cache.schema(hash: hashes[0]) { schemas[0] }
+        _ = cache.schema(hash: hashes[1]) { schemas[1] }
+        #expect(cache.lookUp(hashes[0])?.raw == schemas[0])
+        #expect(cache.lookUp(hashes[0])?.raw == schemas[0])  // the last-used shortcut
+        #expect(cache.hashes == [hashes[1], hashes[0]])
+        #expect(cache.lookUp(hashes[1])?.raw == schemas[1])
+        #expect(cache.lookUp(hashes[0])?.raw == schemas[0])
+        _ = cache.schema(hash: hashes[2]) { schemas[2] }  // 1 is the least recently used
+        #expect(cache.hashes == [hashes[0], hashes[2]])
+        #expect(cache.lookUp(hashes[1]) == nil)
+        #expect(cache.lookUp(hashes[2])?.raw == schemas[2])
+        // A schema just parsed is the last used: the shortcut never answers for an older one after it.
+        let fresh = FormSchemaCache(capacity: 2)
+        _ = fresh.schema(hash: hashes[0]) { schemas[0] }
+        _ = fresh.lookUp(hashes[0])
+        _ = fresh.schema(hash: hashes[1]) { schemas[1] }
+        _ = fresh.lookUp(hashes[0])
+        _ = fresh.schema(hash: hashes[2]) { schemas[2] }
+        #expect(fresh.hashes == [hashes[0], hashes[2]])
+    }
 }

@@ -101,6 +101,65 @@ struct InspectionAnswerStoreTests {
     }
 
     @Test(
+        "the short read answers only a draft with its answers in rows: another schema hash, another status, answers in form_data"
+    )
+    func shortRead() throws {
+        let world = try InspectionFixture()
+        let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        let other = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(3))
+        // The short read: the same row as the full path writes.
+        #expect(try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(4)) == "4")
+        #expect(
+            try world.service.answer(localID: draft.localID, fieldID: "5", arguments: ["Mop", "marks"]) == "Mop marks")
+        #expect(try storedText(world, draft.localID) == "|;2=\"4\";5=\"Mop marks\";")
+        // Refusals: nothing is written.
+        #expect(
+            code { try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(9)) } == .invalidAnswer
+        )
+        #expect(
+            code { try world.service.answer(localID: draft.localID, fieldID: "42", value: .rating(1)) }
+                == .invalidAnswer)
+
+        // The row now pinned to another schema, where field 2 is text: the one cached first would take a rating.
+        guard case .array(var fields) = restroomSchema else { throw InspectionsError(.storage, "schema") }
+        fields[1] = ["id": 2, "type": "text", "label": "Floors note", "row": 2, "col": 1, "colSpan": 6]
+        let textSchema = JSONValue.array(fields)
+        let textHash = FormSchema(json: textSchema).hash
+        try world.queue.write { db in
+            try db.execute(
+                "UPDATE inspections SET schema_hash = ?, schema_snapshot = ? WHERE local_id = ?",
+                [textHash, textSchema.jsonString(), draft.localID])
+        }
+        #expect(
+            code { try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(5)) } == .invalidAnswer
+        )
+        #expect(try storedText(world, draft.localID) == "|;2=\"4\";5=\"Mop marks\";")
+        #expect(try world.service.answer(localID: draft.localID, fieldID: "2", arguments: ["Dry"]) == "Dry")
+        #expect(world.service.schemaCache.hashes == [draft.schemaHash, textHash])
+
+        // Not a draft any more (its answers still rows): refused, nothing written.
+        try world.service.answer(localID: other.localID, fieldID: "2", value: .rating(1))
+        try world.queue.write { db in
+            try db.execute("UPDATE inspections SET status = 'completed' WHERE local_id = ?", [other.localID])
+        }
+        #expect(
+            code { try world.service.answer(localID: other.localID, fieldID: "2", value: .rating(2)) } == .notADraft)
+        #expect(try storedText(world, other.localID) == "|;2=\"1\";")
+
+        // Answers back in `form_data` (a row as written before `inspections/4-answers`): moved first, none lost.
+        try world.queue.write { db in
+            try db.execute(
+                "UPDATE inspections SET status = 'draft', form_data = '{\"3\":\"Fail\"}' WHERE local_id = ?",
+                [other.localID])
+            try db.execute("DELETE FROM inspection_answers WHERE local_id = ?", [other.localID])
+        }
+        try world.service.answer(localID: other.localID, fieldID: "2", value: .rating(2))
+        #expect(try storedText(world, other.localID) == "|;2=\"2\";3=\"Fail\";")
+        #expect(try world.service.inspection(localID: other.localID).formData == ["2": "2", "3": "Fail"])
+    }
+
+    @Test(
         "answers round-trip exactly through their rows: integers stay integers, 4.0 a double, tables and arrays intact")
     func roundTrip() throws {
         let world = try InspectionFixture()
