@@ -109,25 +109,16 @@ struct InspectionPush: OutboxItem {
     /// `nil` for any other text — another shape, a year before 1970, a day or time out of range — which is read
     /// as a date and formatted instead (pinned against `DateFormats.instantString` in `InspectionPushStoreTests`).
     static func instantText(_ stored: String) -> String? {
+        guard let parts = StoredDateParts(stored) else { return nil }
         var stored = stored
         return stored.withUTF8 { bytes -> String? in
             guard bytes.count == 23, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
                 bytes[10] == UInt8(ascii: " "), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
                 bytes[19] == UInt8(ascii: ".")
             else { return nil }
-            func number(_ range: Range<Int>) -> Int? {
-                var value = 0
-                for index in range {
-                    let digit = Int(bytes[index]) &- 48
-                    guard (0...9).contains(digit) else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
-            }
-            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-                let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-                number(20..<23) != nil, (1970...9999).contains(year), (1...12).contains(month), (0...23).contains(hour),
-                (0...59).contains(minute), (0...59).contains(second)
+            let (year, month, day) = (parts.year, parts.month, parts.day)
+            guard (1970...9999).contains(year), (1...12).contains(month), (0...23).contains(parts.hour),
+                (0...59).contains(parts.minute), (0...59).contains(parts.second)
             else { return nil }
             let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
             let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]

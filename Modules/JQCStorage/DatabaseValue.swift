@@ -177,38 +177,24 @@ enum DatabaseDateFormat {
     /// civil date (issue 17: an inspection row carries several dates, and `Array(text.utf8)` plus `timegm`
     /// cost ~1,500 instructions each); a month outside 1…12 goes through `timegm`, which normalises it.
     static func date(_ text: String) -> Date? {
-        var text = text
-        return text.withUTF8 { bytes -> Date? in
-            guard bytes.count == 23 else { return nil }
-            func number(_ range: Range<Int>) -> Int? {
-                var value = 0
-                for index in range {
-                    let digit = Int(bytes[index]) &- 48
-                    guard (0...9).contains(digit) else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
-            }
-            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-                let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-                let millisecond = number(20..<23)
-            else { return nil }
-            let seconds: Int
-            if (1...12).contains(month) {
-                let days = daysFromCivil(year: year, month: month, day: day)
-                seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
-            } else {
-                var parts = tm()
-                parts.tm_year = Int32(year - 1900)
-                parts.tm_mon = Int32(month - 1)
-                parts.tm_mday = Int32(day)
-                parts.tm_hour = Int32(hour)
-                parts.tm_min = Int32(minute)
-                parts.tm_sec = Int32(second)
-                seconds = Int(timegm(&parts))
-            }
-            return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(millisecond) / 1000)
+        guard let parts = StoredDateParts(text) else { return nil }
+        let (year, month, day) = (parts.year, parts.month, parts.day)
+        let (hour, minute, second, millisecond) = (parts.hour, parts.minute, parts.second, parts.millisecond)
+        let seconds: Int
+        if (1...12).contains(month) {
+            let days = daysFromCivil(year: year, month: month, day: day)
+            seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+        } else {
+            var parts = tm()
+            parts.tm_year = Int32(year - 1900)
+            parts.tm_mon = Int32(month - 1)
+            parts.tm_mday = Int32(day)
+            parts.tm_hour = Int32(hour)
+            parts.tm_min = Int32(minute)
+            parts.tm_sec = Int32(second)
+            seconds = Int(timegm(&parts))
         }
+        return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(millisecond) / 1000)
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (month 1…12; a day past the month's end runs on
@@ -220,6 +206,47 @@ enum DatabaseDateFormat {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+}
+
+/// The parts of a date as JQCStorage stores it (UTC `yyyy-MM-dd HH:mm:ss.SSS`, 23 ASCII bytes; see
+/// `Date`'s ``DatabaseValueConvertible`` conformance), read digit by digit in place: the one reader of that
+/// text for the store (``Row`` dates) and for whoever rewrites it without a `Date` (JQCInspections' push
+/// body, issue 17). The separators are not checked and the values not range-checked.
+public struct StoredDateParts: Sendable, Hashable {
+    /// The year (4 digits), month (1…12 when valid), day, hour, minute, second and millisecond.
+    public let year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int
+
+    /// The parts of `text`, or `nil` when it is not 23 bytes or a digit's place holds something else.
+    public init?(_ text: String) {
+        var text = text
+        guard
+            let parts = text.withUTF8({ bytes -> StoredDateParts? in
+                guard bytes.count == 23 else { return nil }
+                func number(_ range: Range<Int>) -> Int? {
+                    var value = 0
+                    for index in range {
+                        let digit = Int(bytes[index]) &- 48
+                        guard (0...9).contains(digit) else { return nil }
+                        value = value * 10 + digit
+                    }
+                    return value
+                }
+                guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+                    let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+                    let millisecond = number(20..<23)
+                else { return nil }
+                return StoredDateParts(
+                    year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                    millisecond: millisecond)
+            })
+        else { return nil }
+        self = parts
+    }
+
+    private init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
+        (self.year, self.month, self.day) = (year, month, day)
+        (self.hour, self.minute, self.second, self.millisecond) = (hour, minute, second, millisecond)
     }
 }
 
