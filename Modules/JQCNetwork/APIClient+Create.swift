@@ -4,7 +4,7 @@ import JQCKit
 extension APIClient {
     /// `POST path` with a JSON body already written as bytes, for a record the server creates: returns the
     /// new record's server id, the reply's `data.id` (CONTRACT.md: `POST /inspections` → `inspection`). Only the
-    /// id is read from a well-formed reply (``CreatedReply``, issue 17); the reply is still checked as a whole —
+    /// id is read from a well-formed reply (`CreatedReply`, issue 17); the reply is still checked as a whole —
     /// it must be a JQC envelope with `ok: true` — and every failure is classified as by ``sendJSON(_:path:body:query:idempotent:)``.
     /// - Parameters:
     ///   - path: an `/api/v1/…` path.

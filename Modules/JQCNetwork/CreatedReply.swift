@@ -287,7 +287,7 @@ public enum VerbatimJSON {
     /// numbers (only a number's spelling may differ, `0.10` for `0.1`, `-0` for `0`).
     /// - Parameters:
     ///   - text: UTF-8 JSON text.
-    ///   - refusing: a prefix no string value may start with, or `nil` for none.
+    ///   - prefix: a prefix no string value may start with, or `nil` for none.
     /// - Returns: `false` for anything else (the caller parses and writes the value instead).
     public static func isObject(_ text: Data, refusing prefix: StaticString? = nil) -> Bool {
         text.withUnsafeBytes { bytes -> Bool in
