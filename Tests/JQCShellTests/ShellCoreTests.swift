@@ -41,6 +41,17 @@ struct ShellCoreTests {
         #expect(none.jsonLines.first?["error"] == "Unknown command 'frobnicate'. Type 'help' for the list.")
     }
 
+    @Test("a group's first word alone names the group's commands (never suggests itself as a typo)")
+    func groupWithoutSubcommand() throws {
+        let result = try ShellHarness().run(["--json", "-c", "inspection 1234"])
+        let line = try #require(result.jsonLines.first)
+        #expect(line["code"] == "shell.usage")
+        let error = try #require(line["error"]?.stringValue)
+        #expect(error.hasPrefix("'inspection' needs one of its commands: 'inspection "))
+        #expect(error.contains("'inspection retry'"))
+        #expect(!error.contains("Did you mean"))
+    }
+
     @Test("an unclosed quote is a failed command with a sentence")
     func unclosedQuote() throws {
         let result = try ShellHarness().run(["--json", "-c", #"echo "open"#])

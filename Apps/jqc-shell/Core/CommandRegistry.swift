@@ -38,6 +38,12 @@ struct CommandRegistry: Sendable {
 }
 
 extension CommandRegistry {
+    /// The two-word commands whose first word is `word` (`inspection retry`, `inspection discard`), sorted:
+    /// `word` alone names a group, not a command.
+    func subcommands(of word: String) -> [String] {
+        commands.map(\.name).filter { $0.hasPrefix(word + " ") }.sorted()
+    }
+
     /// The command name (first word) closest to a mistyped `word` by edit distance, when it is close enough
     /// to be a likely typo (at most a third of its letters, at least 1), else `nil`.
     func closest(to word: String) -> String? {

@@ -28,6 +28,16 @@ struct ShellRunner: Sendable {
     func run(words: [String]) async -> Bool {
         guard let (command, arguments) = context.registry.resolve(words) else {
             let name = words.first ?? ""
+            let group = context.registry.subcommands(of: name)
+            if !group.isEmpty {
+                // A group's first word alone (`inspection ID`): name its commands, not itself as a typo.
+                let list = group.map { "'\($0)'" }.joined(separator: ", ")
+                report(
+                    command: name,
+                    error: ShellError(.usage, "'\(name)' needs one of its commands: \(list). Type 'help' for the list.")
+                )
+                return false
+            }
             let suggestion = context.registry.closest(to: name).map { " Did you mean '\($0)'?" } ?? ""
             report(
                 command: name,
