@@ -141,20 +141,7 @@ enum FastJSONReader {
         /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`; an exponent or too many digits is left to `JSONSerialization`.
         mutating func number() -> JSONValue? {
             let start = index
-            if bytes[index] == UInt8(ascii: "-") { index += 1 }
-            let integerStart = index
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-            let integerDigits = index - integerStart
-            guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
-            var fractionDigits = 0
-            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-                index += 1
-                let fractionStart = index
-                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-                fractionDigits = index - fractionStart
-                guard fractionDigits > 0 else { return nil }
-            }
-            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            guard let (integerDigits, fractionDigits) = JSONNumberGrammar.scan(bytes, at: &index) else {
                 return nil
             }
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)

@@ -226,22 +226,7 @@ struct FastJSONScanner {
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?` with at most 18 integer digits, or 17 digits with a fraction.
     mutating func number() -> Bool {
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        let integerStart = index
-        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-        let integerDigits = index - integerStart
-        guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
-            return false
-        }
-        var fractionDigits = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            let fractionStart = index
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-            fractionDigits = index - fractionStart
-            guard fractionDigits > 0 else { return false }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        guard let (integerDigits, fractionDigits) = JSONNumberGrammar.scan(bytes, at: &index) else {
             return false
         }
         return fractionDigits == 0 ? integerDigits <= 18 : integerDigits + fractionDigits <= 17
