@@ -204,7 +204,14 @@ public final class CurlTransport: HTTPTransport {
             maximumHeaderBytes: configuration.limits.maximumHeaderBytes)
         let started = ContinuousClock.now
         let result: Result<HTTPResponse, Failure> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            // On a thread that may block (a sync pass, issue 17) the transfer runs right here: no hop to the
+            // handle's queue and back, two thread wake-ups per request fewer.
+            if BlockingTaskExecutor.mayBlock {
+                return CurlTransport.perform(
+                    request, on: handle, transfer: transfer, configuration: configuration, trust: trustStore,
+                    fresh: fresh)
+            }
+            return await withCheckedContinuation { continuation in
                 handle.queue.async { [configuration, trustStore] in
                     let outcome = CurlTransport.perform(
                         request, on: handle, transfer: transfer,

@@ -71,6 +71,9 @@ public actor SyncEngine {
     private let logger: Logger
     private let jitter: @Sendable () -> Double
     private let passLock: (any SyncPassLock)?
+    /// Where passes run (issue 17): a thread of their own, so the transport performs each request on it
+    /// (``/JQCKit/BlockingTaskExecutor/mayBlock``) instead of hopping to its queue and back.
+    private let passExecutor = BlockingTaskExecutor(label: "jqc.sync.pass")
 
     private var running: Task<SyncPassReport, any Error>?
     private var runningID: UInt64 = 0
@@ -144,9 +147,9 @@ public actor SyncEngine {
         let id = nextID
         let previous = running
         // Each pass waits for the one before it, so passes never overlap.
-        let task = Task { () async throws -> SyncPassReport in
+        let task = Task(executorPreference: passExecutor) { () async throws -> SyncPassReport in
             _ = try? await previous?.value
-            self.passStarting(id)
+            await self.passStarting(id)
             return try await self.lockedPass(explicit: explicit)
         }
         running = task

@@ -332,3 +332,48 @@ struct APIClientOverHTTPTests {
         #expect(tokens.load()?.refreshToken == "r2")
     }
 }
+
+@Suite("libcurl transport on a thread that may block")
+struct CurlTransportInlineTests {
+    /// Sends a 200 KB POST and reports, from every progress callback (which runs on the thread performing
+    /// the transfer), whether that thread is a ``BlockingTaskExecutor``'s.
+    private func progressThreads(preferring executor: BlockingTaskExecutor?) async throws -> [Bool] {
+        let server = try LoopbackServer { _ in .text(201, "{}") }
+        defer { server.stop() }
+        let transport = CurlTransport()
+        let seen = Mutex<[Bool]>([])
+        let request = HTTPRequest(
+            method: .post, url: server.url("/api/v1/issues"),
+            headers: ["Content-Type": "application/json"], body: .data(Data(repeating: 0x20, count: 200_000)))
+        let send = { @Sendable () async throws -> Int in
+            try await transport.send(
+                request,
+                progress: { _, _ in
+                    seen.withLock { $0.append(BlockingTaskExecutor.mayBlock) }
+                }
+            ).status
+        }
+        let status: Int
+        if let executor {
+            status = try await Task(executorPreference: executor) { try await send() }.value
+        } else {
+            status = try await Task { try await send() }.value
+        }
+        #expect(status == 201)
+        return seen.withLock { $0 }
+    }
+
+    @Test("inside a task preferring a BlockingTaskExecutor the transfer runs inline, on that executor's thread")
+    func inlineOnBlockingExecutor() async throws {
+        let threads = try await progressThreads(preferring: BlockingTaskExecutor(label: "jqc.test.pass"))
+        #expect(!threads.isEmpty)
+        #expect(threads.allSatisfy { $0 })
+    }
+
+    @Test("elsewhere the transfer hops to the handle's own queue, never blocking the cooperative pool")
+    func hopsElsewhere() async throws {
+        let threads = try await progressThreads(preferring: nil)
+        #expect(!threads.isEmpty)
+        #expect(threads.allSatisfy { !$0 })
+    }
+}

@@ -61,6 +61,21 @@ private func engine(
 
 @Suite("SyncEngine")
 struct SyncEngineTests {
+    @Test("stages run where the transport may block (issue 17: requests inline, no thread hop per request)")
+    func stagesMayBlock() async throws {
+        let log = SharedLog()
+        let seen = Mutex<[Bool]>([])
+        let stage = RecordingStage("inspections", log: log) { _ in
+            seen.withLock { $0.append(BlockingTaskExecutor.mayBlock) }
+            return StageReport(pushed: 1)
+        }
+        let sync = try engine([stage])
+        _ = try await sync.sync(explicit: true)
+        _ = try await sync.sync(explicit: false)
+        #expect(seen.withLock { $0 } == [true, true])
+        #expect(BlockingTaskExecutor.mayBlock == false)
+    }
+
     @Test("stages run in the order their constraints declare, whatever the registration order")
     func order() async throws {
         let log = SharedLog()
