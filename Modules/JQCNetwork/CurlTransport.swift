@@ -203,21 +203,16 @@ public final class CurlTransport: HTTPTransport {
             progress: progress, maximumBodyBytes: request.kind.maximumReplyBytes(configuration.limits),
             maximumHeaderBytes: configuration.limits.maximumHeaderBytes)
         let started = ContinuousClock.now
+        let run = { @Sendable [configuration, trustStore] () -> Result<HTTPResponse, Failure> in
+            CurlTransport.perform(
+                request, on: handle, transfer: transfer, configuration: configuration, trust: trustStore, fresh: fresh)
+        }
         let result: Result<HTTPResponse, Failure> = await withTaskCancellationHandler {
             // On a thread that may block (a sync pass, issue 17) the transfer runs right here: no hop to the
             // handle's queue and back, two thread wake-ups per request fewer.
-            if BlockingTaskExecutor.mayBlock {
-                return CurlTransport.perform(
-                    request, on: handle, transfer: transfer, configuration: configuration, trust: trustStore,
-                    fresh: fresh)
-            }
+            if BlockingTaskExecutor.mayBlock { return run() }
             return await withCheckedContinuation { continuation in
-                handle.queue.async { [configuration, trustStore] in
-                    let outcome = CurlTransport.perform(
-                        request, on: handle, transfer: transfer,
-                        configuration: configuration, trust: trustStore, fresh: fresh)
-                    continuation.resume(returning: outcome)
-                }
+                handle.queue.async { continuation.resume(returning: run()) }
             }
         } onCancel: {
             transfer.cancel()
