@@ -157,6 +157,23 @@ struct InteractiveTerminalTests {
         #expect(mode as? Int == 0o600)
     }
 
+    @Test("a password typed ahead of its prompt is dropped: never run as a command, never kept in the history")
+    func passwordTypedAhead() throws {
+        let directory = TemporaryDirectory(prefix: "jqc-pty")
+        let terminal = try Self.shell(directory)
+        terminal.type("login alex\rinspect-demo\r")  // one write: the password arrives before its prompt
+        try terminal.waitForText("Password for alex:")
+        terminal.type("inspect-demo\r")
+        try terminal.waitForText("Signed in as")
+        terminal.type("echo after\r")
+        try Self.waitForLines(terminal, "after")
+        let screen = try terminal.waitForCursorLine("jqc>").allLines.joined(separator: "\n")
+        #expect(!screen.contains("Unknown command"), "\(screen)")
+        terminal.type("quit\r")
+        #expect(terminal.waitForExit() == 0)
+        #expect(try Self.history(directory) == ["login alex", "echo after", "quit"])
+    }
+
     @Test("UTF-8 typed into an issue description reaches the store and the history file as typed")
     func utf8IntoTheStore() throws {
         let directory = TemporaryDirectory(prefix: "jqc-pty")

@@ -12,6 +12,18 @@ enum SessionCommands {
 
     static func userData(_ user: User?) -> [String: JSONValue] { ViewJSON.object(UserView(user)) }
 
+    /// Prompts for a password on the terminal (echo off, `getpass`), after dropping whatever was typed ahead of
+    /// the prompt: a password typed too early is never run as the next command nor kept in the history.
+    /// - Returns: the typed password, or `nil` when the terminal could not be read.
+    static func askPassword(_ username: String, _ context: CommandContext) -> String? {
+        if context.discardTypeahead() > 0 {
+            context.output.err(
+                context.output.yellow("note: ")
+                    + "what was typed before the password prompt was dropped; type the password now.")
+        }
+        return getpass("Password for \(username): ").map { String(cString: $0) }
+    }
+
     static let login = Command(
         "login",
         arguments: [
@@ -29,8 +41,8 @@ enum SessionCommands {
             password = given
         } else if let environment = ShellEnvironment.variables["JQC_PASSWORD"] {
             password = environment
-        } else if context.output.stdinIsTerminal, let typed = getpass("Password for \(username): ") {
-            password = String(cString: typed)
+        } else if context.output.stdinIsTerminal, let typed = Self.askPassword(username, context) {
+            password = typed
         } else {
             throw ShellError.usage("No password: give --password P or set JQC_PASSWORD. Usage: \(usage)")
         }

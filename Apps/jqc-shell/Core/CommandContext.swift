@@ -13,6 +13,7 @@ final class CommandContext: Sendable {
     let quitRequested = ManagedFlag()
     private let engineHolder: EngineHolder
     private let built = Mutex<ShellEngine?>(nil)
+    private let typeahead = Mutex<(@Sendable () -> Int)?>(nil)
 
     init(options: ShellOptions, dataDirectory: DataDirectory, output: ShellOutput, registry: CommandRegistry) {
         self.options = options
@@ -33,6 +34,14 @@ final class CommandContext: Sendable {
 
     /// The engine when a command has built it, read without waiting (Tab completion), else `nil`.
     var engineIfBuilt: ShellEngine? { built.withLock { $0 } }
+
+    /// Sets how to drop input typed ahead of the prompt (the interactive loop's line editor); `nil` without one.
+    func setTypeaheadDiscarder(_ discard: (@Sendable () -> Int)?) { typeahead.withLock { $0 = discard } }
+
+    /// Drops what was typed ahead of the prompt and not read yet, before a secret is asked for on the terminal:
+    /// a password typed too early is then neither run as a command nor written to the history file.
+    /// - Returns: how many bytes were dropped (0 without a line editor).
+    func discardTypeahead() -> Int { typeahead.withLock { $0 }?() ?? 0 }
 
     /// The engine when it has been built already (for shutdown), else `nil`.
     func builtEngine() async -> ShellEngine? { await engineHolder.current }

@@ -54,6 +54,17 @@ final class EditorSession: @unchecked Sendable {
         }
     }
 
+    /// Drops what was typed ahead and not yet read by libedit (a password typed before its prompt must never
+    /// become the next command: `getpass` reads the terminal itself and cannot see these bytes). Call it only
+    /// between lines, while no read is in progress.
+    /// - Returns: how many bytes were dropped.
+    func discardTypeahead() -> Int {
+        let dropped = buffer.count - position
+        buffer.removeAll(keepingCapacity: true)
+        position = 0
+        return dropped
+    }
+
     /// A new line begins: its problems are forgotten.
     func startLine() { problems = [] }
 

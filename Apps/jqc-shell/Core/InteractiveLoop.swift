@@ -30,6 +30,7 @@ struct InteractiveLoop {
                 completion: CommandLineCompletion(
                     registry: context.registry, values: EngineCompletionValues(context: context)), historySize: limit)
             editor?.loadHistory(history.entries)
+            context.setTypeaheadDiscarder(editor?.discardTypeahead)
         } else {
             editor = nil
             output.err(output.yellow("warning: ") + TerminalLocale.unavailableSentence)

@@ -85,6 +85,13 @@ final class LineEditor: @unchecked Sendable {  // because: one line is read at a
         LineEditor.wide(line) { _ = jqc_history_enter(history, $0) }
     }
 
+    /// Drops input typed ahead of the next prompt (see ``EditorSession/discardTypeahead()``), from any thread
+    /// while no line is being read: a command that prompts for a secret calls it first.
+    var discardTypeahead: @Sendable () -> Int {
+        let session = session
+        return { session.discardTypeahead() }
+    }
+
     /// Reads one line on a thread of its own (a blocking read never holds a thread of Swift's cooperative
     /// pool). Messages written meanwhile are printed above the prompt, the line redrawn intact.
     func readLine() async -> Read {
