@@ -85,6 +85,16 @@ public enum InspectionsSchema {
                 .compactMap { $0["local_id"] }
             for localID in drafts { _ = try InspectionStore.moveAnswersToTable(db, localID: localID, at: nil) }
         }
+        // Issue 17: the answer path's one read (``InspectionStore/draftSchemaHash(_:localID:)``) from a partial
+        // covering index of the open drafts — a page or two, whatever the store's size — instead of a search of
+        // the primary-key index and then of the table (two b-trees of 100,000 rows each on a worked device).
+        migrator.registerMigration(namespace: "inspections", "5-open-drafts-index") { db in
+            try db.execute(
+                """
+                CREATE INDEX IF NOT EXISTS inspections_open_drafts ON inspections(local_id, schema_hash, status, form_data)
+                WHERE status = 'draft' AND form_data = ''
+                """)
+        }
     }
 }
 

@@ -213,4 +213,40 @@ struct InspectionAnswerRowsStoreTests {
         #expect(steps.contains { $0.contains("inspection_answers USING PRIMARY KEY (local_id=?)") }, "\(steps)")
         #expect(!steps.contains { $0.hasPrefix("SCAN") }, "\(steps)")
     }
+
+    @Test("the open-drafts index holds a draft while it takes answers, and nothing once it is submitted")
+    func openDraftsIndexFollowsTheRow() throws {
+        let world = try InspectionFixture()
+        let draft = try world.answeredDraft()
+        let hash = try #require(
+            try world.queue.read { db in try world.store.draftSchemaHash(db, localID: draft.localID) })
+        #expect(hash == draft.schemaHash)
+        #expect(try Self.indexedDrafts(world) == [draft.localID])
+        // A draft whose answers are still JSON text is not in it (the full read tells it apart).
+        let legacy = try world.service.start(StartRequest(templateID: 3, facilityID: 11, areaID: 112))
+        try world.queue.write { db in
+            try db.execute("UPDATE inspections SET form_data = '{}' WHERE local_id = ?", [legacy.localID])
+        }
+        #expect(try Self.indexedDrafts(world) == [draft.localID])
+        #expect(try world.queue.read { db in try world.store.draftSchemaHash(db, localID: legacy.localID) } == nil)
+        _ = try world.service.submit(localID: draft.localID)
+        #expect(try Self.indexedDrafts(world).isEmpty)
+        #expect(try world.queue.read { db in try world.store.draftSchemaHash(db, localID: draft.localID) } == nil)
+        // The answer path still tells a submitted inspection from a draft.
+        #expect(throws: InspectionsError.self) {
+            try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(1))
+        }
+    }
+
+    /// The local ids the open-drafts index holds, in order.
+    static func indexedDrafts(_ world: InspectionFixture) throws -> [String] {
+        try world.queue.read { db in
+            try db.fetchAll(
+                """
+                SELECT local_id FROM inspections INDEXED BY inspections_open_drafts
+                WHERE status = 'draft' AND form_data = '' ORDER BY local_id
+                """
+            ).compactMap { $0["local_id"] as String? }
+        }
+    }
 }

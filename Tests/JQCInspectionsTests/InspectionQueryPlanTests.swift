@@ -33,11 +33,19 @@ struct InspectionQueryPlanTests {
         }
     }
 
-    @Test("the index migration is registered after the table's and the outbox's")
+    @Test("the answer path's read searches only the open-drafts covering index")
+    func draftSchemaHashUsesOpenDraftsIndex() throws {
+        let steps = try plan(InspectionStore.draftSchemaHashSQL.replacingOccurrences(of: "?", with: "'x'"))
+        #expect(steps == ["SEARCH inspections USING COVERING INDEX inspections_open_drafts (local_id=?)"], "\(steps)")
+    }
+
+    @Test("the index migrations are registered after the table's and the outbox's")
     func indexMigrationRegistered() {
         var migrator = DatabaseMigrator()
         InspectionsSchema.register(in: &migrator)
         #expect(migrator.registeredKeys.first == "inspections/1-create")
-        #expect(migrator.registeredKeys.suffix(2) == ["inspections/3-sync-status-index", "inspections/4-answers"])
+        #expect(
+            migrator.registeredKeys.suffix(3)
+                == ["inspections/3-sync-status-index", "inspections/4-answers", "inspections/5-open-drafts-index"])
     }
 }
