@@ -68,7 +68,7 @@ public enum InspectionsSchema {
         // Issue 17 ("Local writes at the floor"): a draft's answers are rows of `inspection_answers`, one per
         // field, so an answer writes one small row (and one page) whatever the form's size; the draft's
         // `form_data` is '' (the marker the row reader follows) and its `updated_at` the later of the row's and
-        // its answers' `answered_at` (NULL for rows written whole). Every existing draft's answers move there,
+        // its answers' `answered_at` (the row's time for rows written whole). Every existing draft's answers move there,
         // as the row reader saw them; submitted inspections keep theirs in `form_data`.
         migrator.registerMigration(namespace: "inspections", "4-answers") { db in
             try db.execute(
@@ -269,7 +269,7 @@ public final class InspectionStore: Sendable {
                 i.scheduledInspectionServerID, i.submitLatitude, i.submitLongitude, i.notes, i.followUpRequired,
                 i.followUpNote, i.createdAt, i.updatedAt,
             ] + i.outbox.columnValues)
-        if tabled { try Self.replaceAnswerRows(db, localID: i.localID, with: i.formData) }
+        if tabled { try Self.replaceAnswerRows(db, localID: i.localID, with: i.formData, answeredAt: i.updatedAt) }
     }
 
     /// Writes an inspection's answers, all of them, and touches `updated_at`: a draft's as the rows of
@@ -283,7 +283,7 @@ public final class InspectionStore: Sendable {
         try db.execute(
             "UPDATE inspections SET form_data = '', updated_at = ? WHERE local_id = ? AND status = 'draft'",
             [now, localID])
-        if db.changesCount == 1 { try Self.replaceAnswerRows(db, localID: localID, with: formData) }
+        if db.changesCount == 1 { try Self.replaceAnswerRows(db, localID: localID, with: formData, answeredAt: now) }
     }
 
     /// Marks a draft submitted: final answers, score, GPS, `completed` + `pending` + `completed_at`, tries reset.

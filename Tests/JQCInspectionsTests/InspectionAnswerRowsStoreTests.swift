@@ -86,6 +86,48 @@ struct InspectionAnswerRowsStoreTests {
         #expect(pages[1_000] == 1, "\(pages)")
     }
 
+    @Test(
+        "answers written whole carry their time, so re-answering every field of a 1,000-field draft writes one page each"
+    )
+    func rowsWrittenWholeAreFullSize() throws {
+        let world = try InspectionFixture()
+        try world.seedReference(schema: Self.ratingSchema(1_000))
+        let answers = Dictionary(uniqueKeysWithValues: (0..<1_000).map { (String(1_000 + $0), JSONValue.int(3)) })
+        let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: answers))
+        #expect(try Self.rowsWithoutTime(world, draft.localID) == 0)
+        try world.service.answer(localID: draft.localID, fieldID: "1000", value: .rating(4))  // schema cached
+        world.clock.advance(by: 1)
+        // Ten batches of 100, each from an empty WAL: every answer rewrites its cell at the same size, one page.
+        // A few pages more (a key held by an interior page moves down to a leaf: 1,026-1,045 pages seen) but not
+        // the splits of rows written without `answered_at`, each grown by a timestamp (1,249 pages seen).
+        var pages: [Int] = []
+        for batch in 0..<10 {
+            pages.append(
+                try Self.pagesWritten(world.queue) {
+                    for field in (batch * 100)..<(batch * 100 + 100) {
+                        try world.service.answer(
+                            localID: draft.localID, fieldID: String(1_000 + field), value: .rating(5))
+                    }
+                })
+        }
+        #expect(pages.reduce(0, +) <= 1_100, "\(pages)")
+        #expect(pages.allSatisfy { $0 >= 100 }, "\(pages)")
+        // A whole save writes full rows too (a migrated draft: migrationKeepsEveryAnswer).
+        world.clock.advance(by: 1)
+        try world.service.save(localID: draft.localID, formData: answers)
+        #expect(try Self.rowsWithoutTime(world, draft.localID) == 0)
+        let saved = try world.service.inspection(localID: draft.localID)
+        #expect(saved.updatedAt == world.clock.now && saved.formData == answers)
+    }
+
+    /// The answer rows of `localID` with no `answered_at`.
+    static func rowsWithoutTime(_ world: InspectionFixture, _ localID: String) throws -> Int? {
+        try world.queue.read { db in
+            try db.scalar(
+                "SELECT count(*) FROM inspection_answers WHERE local_id = ? AND answered_at IS NULL", [localID])
+        }
+    }
+
     @Test("a draft's updated_at is its latest write: an answer (its row's answered_at), a clear, a save")
     func updatedAtFollowsAnswers() throws {
         let world = try InspectionFixture()
@@ -184,6 +226,7 @@ struct InspectionAnswerRowsStoreTests {
         let after = try world.store.all()
         #expect(after == before)  // every field of every inspection, answers included
         #expect(after.first { $0.localID == full.localID }?.formData == answers)
+        #expect(try Self.rowsWithoutTime(world, full.localID) == 0)  // written at full size, at the row's time
         #expect(try Self.rows(world, full.localID)["ratio"] == "4.0")
         #expect(try Self.rows(world, full.localID)["big"] == "9223372036854775807")
         let spacedAnswers = try #require(try JSONValue.parse(texts[spaced.localID] ?? "").objectValue)
