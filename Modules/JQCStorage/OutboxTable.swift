@@ -32,6 +32,9 @@ public struct OutboxTable: Sendable, Hashable {
     public let lifecycle: Lifecycle
     /// A column every writer also sets to the write's time (e.g. `updated_at`), or `nil`.
     public let touchedColumn: String?
+    /// The push driver's statements, built once (issue 17): the same `String` on every call, so the statement
+    /// cache finds each by its address instead of the text being interpolated and hashed for every item sent.
+    private let writerSQL: WriterSQL
 
     /// A table description. Names come from code, never from input.
     /// - Parameters:
@@ -50,6 +53,7 @@ public struct OutboxTable: Sendable, Hashable {
         self.keyColumns = keyColumns
         self.lifecycle = lifecycle
         self.touchedColumn = touchedColumn
+        writerSQL = WriterSQL(name: name, keyColumns: keyColumns, touchedColumn: touchedColumn)
     }
 
     // MARK: Schema
@@ -159,18 +163,14 @@ public struct OutboxTable: Sendable, Hashable {
     /// they wait, and when.
     /// - Throws: ``DatabaseError``.
     public func markAttempt(_ db: Database, _ keys: [OutboxKey], attempts: Int, reason: String, at now: Date) throws {
-        try update(
-            db, keys, set: "sync_attempts = ?, sync_error = ?, deferred_reason = ?, last_attempt_at = ?",
-            [attempts, reason, reason, now], at: now)
+        try update(db, keys, writerSQL.markAttempt, [attempts, reason, reason, now], at: now)
     }
 
     /// Records why the items wait without a try (their photos, their parent, backoff). Not counted, and
     /// `touchedColumn` is left alone: waiting is not a change of the record.
     /// - Throws: ``DatabaseError``.
     public func markWaiting(_ db: Database, _ keys: [OutboxKey], reason: String) throws {
-        for key in keys {
-            try db.execute("UPDATE \(name) SET deferred_reason = ? WHERE \(keyCondition)", [reason] + key.arguments)
-        }
+        for key in keys { try db.execute(writerSQL.markWaiting, [reason] + key.arguments) }
     }
 
     /// The server has the items: a record becomes `synced` (error and reason cleared); a queued call is
@@ -179,9 +179,7 @@ public struct OutboxTable: Sendable, Hashable {
     public func markSynced(_ db: Database, _ keys: [OutboxKey], at now: Date) throws {
         switch lifecycle {
         case .record:
-            try update(
-                db, keys, set: "sync_status = 'synced', sync_error = NULL, deferred_reason = NULL, last_attempt_at = ?",
-                [now], at: now)
+            try update(db, keys, writerSQL.markSynced, [now], at: now)
         case .queue:
             try delete(db, keys)
         }
@@ -194,9 +192,7 @@ public struct OutboxTable: Sendable, Hashable {
     public func markFailed(_ db: Database, _ keys: [OutboxKey], reason: String, at now: Date) throws {
         switch lifecycle {
         case .record:
-            try update(
-                db, keys, set: "sync_status = 'failed', sync_error = ?, deferred_reason = NULL, last_attempt_at = ?",
-                [reason, now], at: now)
+            try update(db, keys, writerSQL.markFailed, [reason, now], at: now)
         case .queue:
             try delete(db, keys)
         }
@@ -254,25 +250,45 @@ public struct OutboxTable: Sendable, Hashable {
 
     private var keyCondition: String { keyColumns.map { "\($0) = ?" }.joined(separator: " AND ") }
 
-    private func update(
-        _ db: Database, _ keys: [OutboxKey], set assignments: String, _ arguments: StatementArguments, at now: Date
-    ) throws {
-        var sets = assignments
-        var values = arguments
-        if let touchedColumn {
-            sets += ", \(touchedColumn) = ?"
-            values.append(now)
+    /// The statements the push driver runs for every item (issue 17), each built once per table. An update's
+    /// placeholders are its values, then the touched column's time (when the table has one), then the key.
+    private struct WriterSQL: Sendable, Hashable {
+        let markAttempt: String
+        let markWaiting: String
+        let markSynced: String
+        let markFailed: String
+        let delete: String
+
+        init(name: String, keyColumns: [String], touchedColumn: String?) {
+            let key = keyColumns.map { "\($0) = ?" }.joined(separator: " AND ")
+            let touched = touchedColumn.map { ", \($0) = ?" } ?? ""
+            func update(_ assignments: String) -> String {
+                "UPDATE \(name) SET \(assignments)\(touched) WHERE \(key)"
+            }
+            markAttempt = update("sync_attempts = ?, sync_error = ?, deferred_reason = ?, last_attempt_at = ?")
+            markWaiting = "UPDATE \(name) SET deferred_reason = ? WHERE \(key)"
+            markSynced = update(
+                "sync_status = 'synced', sync_error = NULL, deferred_reason = NULL, last_attempt_at = ?")
+            markFailed = update("sync_status = 'failed', sync_error = ?, deferred_reason = NULL, last_attempt_at = ?")
+            delete = "DELETE FROM \(name) WHERE \(key)"
         }
+    }
+
+    /// Runs one of ``WriterSQL``'s updates for each key: `arguments`, then the touched column's time when the
+    /// table has one, then the key.
+    private func update(
+        _ db: Database, _ keys: [OutboxKey], _ sql: String, _ arguments: StatementArguments, at now: Date
+    ) throws {
+        var values = arguments
+        if touchedColumn != nil { values.append(now) }
         for key in keys {
             precondition(key.values.count == keyColumns.count, "an outbox key of \(name) has the wrong arity")
-            try db.execute("UPDATE \(name) SET \(sets) WHERE \(keyCondition)", values + key.arguments)
+            try db.execute(sql, values + key.arguments)
         }
     }
 
     private func delete(_ db: Database, _ keys: [OutboxKey]) throws {
-        for key in keys {
-            try db.execute("DELETE FROM \(name) WHERE \(keyCondition)", key.arguments)
-        }
+        for key in keys { try db.execute(writerSQL.delete, key.arguments) }
     }
 
     static func isIdentifier(_ text: String) -> Bool {
