@@ -248,7 +248,7 @@ public struct OutboxTable: Sendable, Hashable {
 
     // MARK: Helpers
 
-    private var keyCondition: String { keyColumns.map { "\($0) = ?" }.joined(separator: " AND ") }
+    private var keyCondition: String { writerSQL.keyCondition }
 
     /// The statements the push driver runs for every item (issue 17), each built once per table. An update's
     /// placeholders are its values, then the touched column's time (when the table has one), then the key.
@@ -258,9 +258,12 @@ public struct OutboxTable: Sendable, Hashable {
         let markSynced: String
         let markFailed: String
         let delete: String
+        /// `col = ? AND …` over the key columns, in ``OutboxKey`` order.
+        let keyCondition: String
 
         init(name: String, keyColumns: [String], touchedColumn: String?) {
             let key = keyColumns.map { "\($0) = ?" }.joined(separator: " AND ")
+            keyCondition = key
             let touched = touchedColumn.map { ", \($0) = ?" } ?? ""
             func update(_ assignments: String) -> String {
                 "UPDATE \(name) SET \(assignments)\(touched) WHERE \(key)"
