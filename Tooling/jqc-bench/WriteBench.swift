@@ -49,6 +49,9 @@ struct WriteBench {
                 populated, rows: storeSize, forms: forms, draftsPerForm: draftsPerForm)
             let storeBytes = Self.bytes(in: data)
             for mode in [DatabaseConfiguration.Synchronous.full, .normal] {
+                if mode == .normal {
+                    rowsOut.append(StallProbe.measure().row("before the NORMAL cells, \(Self.count(storeSize)) store"))
+                }
                 let bench = try await BenchApp.open(
                     data: data, baseURL: baseURL, synchronous: mode, signIn: false)
                 let workload = EngineWriteWorkload(app: bench.app, drafts: drafts, forms: byFields)
@@ -103,11 +106,17 @@ struct WriteBench {
             ratio: max(answerRatio, saveRatio), atMost: limit,
             target: String(format: "p99 ≤ %.1f× bare", limit),
             note: "answer p50 \(format(ms: answer.median)), p99 \(format(ratio: answerRatio)); save p50 "
-                + "\(format(ms: save.median)), p99 \(format(ratio: saveRatio)); the worse ratio shown; \(samples) "
+                + "\(format(ms: save.median)), p99 \(format(ratio: saveRatio)); the worse ratio shown; tail "
+                + "(p98 / p99 / p99.5) answer \(Self.tail(answer)), bare \(Self.tail(bare)); \(samples) "
                 + "samples over \(draftsPerForm) drafts of this form (every field answered: form_data "
                 + String(format: "%.1f KiB", formKiB) + ") among \(store) inspections (store "
                 + String(format: "%.0f MiB", Double(storeBytes) / 1_048_576)
                 + "); the answer is a rating (AnswerValue) or a text (the shell's words)")
+    }
+
+    /// `21 / 31 / 58 µs`: the p98, p99 and p99.5, where the stalls of this machine begin (``StallProbe``).
+    static func tail(_ samples: Samples) -> String {
+        [98.0, 99, 99.5].map { String(format: "%.0f", samples.percentile($0) * 1e6) }.joined(separator: " / ") + " µs"
     }
 
     /// `100,000`.
