@@ -4,7 +4,7 @@ import Foundation
 /// p99 of operations that last microseconds). A busy loop reads the monotonic clock for `duration` and
 /// counts the gaps between two readings longer than `threshold`: time the thread did not run (the host
 /// preempting this virtual CPU, interrupts). On the 2-core VM the bench runs on, such gaps come at a few
-/// hundred a second and last 20–80 µs; the thread's CPU-time clock counts them too, so the guest cannot
+/// hundred a second and mostly last 20–80 µs; the thread's CPU-time clock counts them too, so the guest cannot
 /// tell them from work. An operation of `d` seconds is hit with probability at least `rate × d` (its own
 /// system calls add more: the write bench's answers were hit about twice as often), so once that passes 1 %
 /// its p99 is a stall, not the operation.
@@ -19,7 +19,7 @@ struct StallProbe {
     let threshold: Double
 
     /// Runs the loop on the calling thread.
-    static func measure(duration: Double = 2, threshold: Double = 20e-6) -> StallProbe {
+    static func measure(duration: Double = 2, threshold: Double = 10e-6) -> StallProbe {
         func now() -> Double {
             var time = timespec()
             clock_gettime(CLOCK_MONOTONIC, &time)
