@@ -123,7 +123,7 @@ extension InspectionStore {
             // hash for the statement cache and a shorter program than ON CONFLICT … DO UPDATE (issue 17).
             try db.execute(
                 "INSERT OR REPLACE INTO inspection_answers (local_id, field_id, value, answered_at) VALUES (?, ?, ?, ?)",
-                [localID, fieldID, value.jsonString(), now])
+                [localID, fieldID, value.jsonString(), now.databaseMilliseconds])
         } else {
             try db.execute("DELETE FROM inspection_answers WHERE local_id = ? AND field_id = ?", [localID, fieldID])
             try db.execute("UPDATE inspections SET updated_at = ? WHERE local_id = ?", [now, localID])
@@ -175,7 +175,7 @@ extension InspectionStore {
         for (fieldID, value) in answers {
             try db.execute(
                 "INSERT INTO inspection_answers (local_id, field_id, value, answered_at) VALUES (?, ?, ?, ?)",
-                [localID, fieldID, value.jsonString(), answeredAt])
+                [localID, fieldID, value.jsonString(), answeredAt?.databaseMilliseconds])
         }
     }
 

@@ -95,6 +95,32 @@ public enum InspectionsSchema {
                 WHERE status = 'draft' AND form_data = ''
                 """)
         }
+        // Issue 17: an answer row's time as INTEGER milliseconds (``Foundation/Date/databaseMilliseconds``),
+        // 6 bytes where the text took 23: a third fewer pages of answers to search and keep in cache (a 1,000-field
+        // draft's rows: ~17 leaves → ~12). The column's affinity cannot change in place, so the table is rebuilt,
+        // each text time read by the store's own date reader (the same millisecond; NULL stays NULL).
+        migrator.registerMigration(namespace: "inspections", "6-answer-times") { db in
+            try db.execute(
+                """
+                CREATE TABLE inspection_answers_compact (
+                    local_id TEXT NOT NULL,
+                    field_id TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    answered_at INTEGER,
+                    PRIMARY KEY (local_id, field_id)
+                ) WITHOUT ROWID
+                """)
+            for row in try db.fetchAll("SELECT local_id, field_id, value, answered_at FROM inspection_answers") {
+                let localID: String = row["local_id"] ?? ""
+                let fieldID: String = row["field_id"] ?? ""
+                let value: String = row["value"] ?? "null"
+                try db.execute(
+                    "INSERT INTO inspection_answers_compact (local_id, field_id, value, answered_at) VALUES (?, ?, ?, ?)",
+                    [localID, fieldID, value, InspectionStore.answerMilliseconds(row)])
+            }
+            try db.execute("DROP TABLE inspection_answers")
+            try db.execute("ALTER TABLE inspection_answers_compact RENAME TO inspection_answers")
+        }
     }
 }
 
@@ -514,7 +540,25 @@ public final class InspectionStore: Sendable {
             scheduledInspectionServerID: row["scheduled_inspection_server_id"],
             submitLatitude: row["submit_latitude"], submitLongitude: row["submit_longitude"], notes: row["notes"],
             followUpRequired: row["follow_up_required"] ?? false, followUpNote: row["follow_up_note"],
-            createdAt: created, updatedAt: max(row["updated_at"] ?? created, row["answered_at"] ?? created))
+            createdAt: created, updatedAt: max(row["updated_at"] ?? created, Self.answerTime(row) ?? created))
+    }
+
+    /// A row's `answered_at`: INTEGER milliseconds (``Foundation/Date/databaseMilliseconds``; every answer
+    /// written since migration `inspections/6-answer-times`), the same digits as text (written into the older
+    /// TEXT column), or the date text an older version wrote; `nil` when NULL or unreadable.
+    static func answerTime(_ row: Row) -> Date? {
+        answerMilliseconds(row).map(Date.init(databaseMilliseconds:))
+    }
+
+    /// ``answerTime(_:)`` as the INTEGER column holds it: the millisecond, read exactly from any of its forms.
+    static func answerMilliseconds(_ row: Row) -> Int64? {
+        switch row.databaseValue("answered_at") {
+        case .integer(let milliseconds): milliseconds
+        // Digits: milliseconds written into the older TEXT column (migration `4-answers` run by this code, just
+        // before `6-answer-times`); anything else is the store's date text.
+        case .text(let text): Int64(text) ?? Date.databaseMilliseconds(text: text)
+        default: nil
+        }
     }
 
     /// A list line from a row of ``listingSQL(draftsOnly:)`` (the same defaults as ``inspection(_:)``).

@@ -109,6 +109,25 @@ extension Date: DatabaseValueConvertible {
     }
 }
 
+extension Date {
+    /// The instant as the store's INTEGER time columns hold it (issue 17: `inspection_answers.answered_at`,
+    /// 6 bytes where the text takes 23): milliseconds since 1970-01-01 00:00 UTC, rounded down exactly as the
+    /// text form (`yyyy-MM-dd HH:mm:ss.SSS`) rounds, so both forms of an instant name the same millisecond.
+    public var databaseMilliseconds: Int64 { DatabaseDateFormat.milliseconds(self) }
+
+    /// The instant an INTEGER time column holds: `milliseconds` since 1970-01-01 00:00 UTC, built as the text
+    /// form is read, so it compares equal to the same millisecond read from text and writes back unchanged.
+    public init(databaseMilliseconds milliseconds: Int64) {
+        self = DatabaseDateFormat.date(milliseconds: milliseconds)
+    }
+
+    /// The millisecond a stored date text (`yyyy-MM-dd HH:mm:ss.SSS`, UTC) names, read from its fields
+    /// exactly (for moving a text time column to INTEGER milliseconds), or `nil` when `text` is not one.
+    public static func databaseMilliseconds(text: String) -> Int64? {
+        DatabaseDateFormat.milliseconds(text: text)
+    }
+}
+
 extension JSONValue: DatabaseValueConvertible {
     /// JSON text with sorted keys (lossless: `4.0` stays `4.0`).
     public var databaseValue: DatabaseValue { .text(jsonString()) }
@@ -128,8 +147,28 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
 
 /// The one stored date format (UTC, millisecond precision, sortable as text).
 enum DatabaseDateFormat {
+    /// Milliseconds since 1970-01-01 UTC, rounded down: the millisecond the text names.
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// The instant `milliseconds` after 1970-01-01 UTC (what ``date(_:)`` reads from the text): the nearest
+    /// double, moved up by the few ulps it takes for ``milliseconds(_:)`` to floor it back to `milliseconds`
+    /// (near 1970 the product with 1,000 can land just under the whole number, and the text written again
+    /// named the millisecond before).
+    static func date(milliseconds: Int64) -> Date {
+        let seconds = milliseconds.floorDivided(by: 1000)
+        var date = Date(
+            timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(milliseconds - seconds * 1000) / 1000)
+        // A `Date` counts from 2001: step its own value, which is what `timeIntervalSince1970` is computed from.
+        while Self.milliseconds(date) < milliseconds {
+            date = Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.nextUp)
+        }
+        return date
+    }
+
     static func string(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = milliseconds(date)
         let seconds = milliseconds.floorDivided(by: 1000)
         let fraction = milliseconds - seconds * 1000
         var time = time_t(seconds)
@@ -177,6 +216,12 @@ enum DatabaseDateFormat {
     /// civil date (issue 17: an inspection row carries several dates, and `Array(text.utf8)` plus `timegm`
     /// cost ~1,500 instructions each); a month outside 1…12 goes through `timegm`, which normalises it.
     static func date(_ text: String) -> Date? {
+        milliseconds(text: text).map { date(milliseconds: $0) }
+    }
+
+    /// The millisecond the stored text names (its fields, exactly: no floating point), or `nil` when it is
+    /// not the store's date text.
+    static func milliseconds(text: String) -> Int64? {
         guard let parts = StoredDateParts(text) else { return nil }
         let (year, month, day) = (parts.year, parts.month, parts.day)
         let (hour, minute, second, millisecond) = (parts.hour, parts.minute, parts.second, parts.millisecond)
@@ -194,7 +239,7 @@ enum DatabaseDateFormat {
             parts.tm_sec = Int32(second)
             seconds = Int(timegm(&parts))
         }
-        return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(millisecond) / 1000)
+        return Int64(seconds) * 1000 + Int64(millisecond)
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (month 1…12; a day past the month's end runs on

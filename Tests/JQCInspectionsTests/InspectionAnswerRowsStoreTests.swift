@@ -120,6 +120,80 @@ struct InspectionAnswerRowsStoreTests {
         #expect(saved.updatedAt == world.clock.now && saved.formData == answers)
     }
 
+    @Test("answer times are INTEGER milliseconds; migration 6 turns each stored text time into the same millisecond")
+    func answerTimesAreMilliseconds() throws {
+        let world = try InspectionFixture()
+        world.clock.advance(by: 0.978)
+        let draft = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: ["5": "x"]))
+        let started = world.clock.now
+        world.clock.advance(by: 61.25)
+        try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(4))
+        let answered = world.clock.now
+        var times = try Self.times(world, draft.localID)
+        #expect(times["2"]?.type == "integer" && times["2"]?.milliseconds == answered.databaseMilliseconds)
+        #expect(times["5"]?.type == "integer" && times["5"]?.milliseconds == started.databaseMilliseconds)
+        #expect(
+            try world.service.inspection(localID: draft.localID).updatedAt.databaseMilliseconds
+                == answered.databaseMilliseconds)
+
+        // The layout before: a TEXT column holding the store's date text (what `4-answers` made and the older
+        // writers wrote), and a row without a time.
+        try world.queue.write { db in
+            try db.execute("DROP TABLE inspection_answers")
+            try db.execute(
+                """
+                CREATE TABLE inspection_answers (
+                    local_id TEXT NOT NULL, field_id TEXT NOT NULL, value TEXT NOT NULL, answered_at TEXT,
+                    PRIMARY KEY (local_id, field_id)
+                ) WITHOUT ROWID
+                """)
+            for (fieldID, value, time) in [("2", "\"4\"", answered), ("5", "\"x\"", started)] {
+                try db.execute(
+                    "INSERT INTO inspection_answers VALUES (?, ?, ?, ?)", [draft.localID, fieldID, value, time])
+            }
+            try db.execute("INSERT INTO inspection_answers VALUES (?, '14', '\"Jordan\"', NULL)", [draft.localID])
+            try db.execute("DELETE FROM jqc_migrations WHERE key = 'inspections/6-answer-times'")
+        }
+        times = try Self.times(world, draft.localID)
+        #expect(times["2"]?.type == "text" && times["14"]?.type == "null")
+        let before = try world.service.inspection(localID: draft.localID)
+        #expect(
+            before.updatedAt.databaseMilliseconds == answered.databaseMilliseconds
+                && before.formData == ["2": "4", "5": "x", "14": "Jordan"])
+
+        var migrator = DatabaseMigrator()
+        FacilitiesSchema.register(in: &migrator)
+        InspectionsSchema.register(in: &migrator)
+        #expect(try migrator.migrate(world.queue) == ["inspections/6-answer-times"])
+        times = try Self.times(world, draft.localID)
+        #expect(times["2"]?.type == "integer" && times["2"]?.milliseconds == answered.databaseMilliseconds)
+        #expect(times["5"]?.type == "integer" && times["5"]?.milliseconds == started.databaseMilliseconds)
+        #expect(times["14"]?.type == "null")
+        #expect(try world.service.inspection(localID: draft.localID) == before)
+        // The draft takes answers as before, and the latest one is still its time.
+        world.clock.advance(by: 5)
+        try world.service.answer(localID: draft.localID, fieldID: "3", value: .option("pass"))
+        let latest = try world.service.inspection(localID: draft.localID).updatedAt
+        #expect(latest.databaseMilliseconds == world.clock.now.databaseMilliseconds)
+    }
+
+    /// Each answer row's `answered_at` of `localID`: its SQLite type and, when an integer, its value.
+    static func times(_ world: InspectionFixture, _ localID: String) throws
+        -> [String: (type: String, milliseconds: Int64?)]
+    {
+        try world.queue.read { db in
+            var times: [String: (type: String, milliseconds: Int64?)] = [:]
+            for row in try db.fetchAll(
+                "SELECT field_id, typeof(answered_at) AS type, answered_at FROM inspection_answers WHERE local_id = ?",
+                [localID])
+            {
+                let type: String = row["type"] ?? ""
+                times[row["field_id"] ?? ""] = (type, type == "integer" ? row["answered_at"] : nil)
+            }
+            return times
+        }
+    }
+
     /// The answer rows of `localID` with no `answered_at`.
     static func rowsWithoutTime(_ world: InspectionFixture, _ localID: String) throws -> Int? {
         try world.queue.read { db in
@@ -213,7 +287,8 @@ struct InspectionAnswerRowsStoreTests {
         }
         try world.queue.write { db in
             try db.execute("DROP TABLE inspection_answers")
-            try db.execute("DELETE FROM jqc_migrations WHERE key = 'inspections/4-answers'")
+            try db.execute(
+                "DELETE FROM jqc_migrations WHERE key IN ('inspections/4-answers', 'inspections/6-answer-times')")
             for (localID, text) in texts {
                 try db.execute("UPDATE inspections SET form_data = ? WHERE local_id = ?", [text, localID])
             }
@@ -221,7 +296,7 @@ struct InspectionAnswerRowsStoreTests {
         var migrator = DatabaseMigrator()
         FacilitiesSchema.register(in: &migrator)
         InspectionsSchema.register(in: &migrator)
-        #expect(try migrator.migrate(world.queue) == ["inspections/4-answers"])
+        #expect(try migrator.migrate(world.queue) == ["inspections/4-answers", "inspections/6-answer-times"])
 
         let after = try world.store.all()
         #expect(after == before)  // every field of every inspection, answers included

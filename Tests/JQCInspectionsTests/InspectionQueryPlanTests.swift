@@ -45,7 +45,9 @@ struct InspectionQueryPlanTests {
         InspectionsSchema.register(in: &migrator)
         #expect(migrator.registeredKeys.first == "inspections/1-create")
         #expect(
-            migrator.registeredKeys.suffix(3)
-                == ["inspections/3-sync-status-index", "inspections/4-answers", "inspections/5-open-drafts-index"])
+            migrator.registeredKeys.suffix(4) == [
+                "inspections/3-sync-status-index", "inspections/4-answers", "inspections/5-open-drafts-index",
+                "inspections/6-answer-times",
+            ])
     }
 }

@@ -36,6 +36,28 @@ struct DatabaseBasicsTests {
         #expect(try normal.writeWithoutTransaction { try $0.scalar("PRAGMA synchronous") as Int64? } == 1)
     }
 
+    @Test("a date as INTEGER milliseconds names the same millisecond as its text, both ways")
+    func millisecondsMatchText() throws {
+        // Near 1970 the double-precision product floors a millisecond low for some values: read from text's
+        // fields, not from a Date, the count is exact.
+        for seconds in [0, 1, 10, 265_717, 1_780_000_000, 4_102_444_800] {
+            for millisecond in [0, 1, 7, 500, 978, 999] {
+                let expected = Int64(seconds) * 1000 + Int64(millisecond)
+                let date = Date(databaseMilliseconds: expected)
+                guard case .text(let text) = date.databaseValue else {
+                    Issue.record("a date is stored as text")
+                    continue
+                }
+                #expect(Date.databaseMilliseconds(text: text) == expected, "\(text)")
+                #expect(Date.fromDatabaseValue(.text(text)) == date, "\(text)")
+                #expect(text.hasSuffix(String(format: ".%03d", millisecond)), "\(text)")
+            }
+        }
+        #expect(Date(databaseMilliseconds: -1).databaseValue == .text("1969-12-31 23:59:59.999"))
+        #expect(Date.databaseMilliseconds(text: "2026-12-03 07:59:32.978") == 1_796_284_772_978)
+        #expect(Date.databaseMilliseconds(text: "yesterday") == nil)
+    }
+
     @Test("values of every type round-trip through a row")
     func typedRoundTrip() throws {
         let directory = TemporaryDirectory()
