@@ -140,7 +140,6 @@ struct TransportBench {
                 + "(a POST is never re-sent); curl on one kept-alive connection \(rate(uploads, curlKeptAlive.minimum)) "
                 + "(\(format(ratio: ours.minimum / curlKeptAlive.minimum)) of that); best of \(rounds) fresh dev "
                 + "servers per side")
-
     }
 
     private func rate(_ count: Int, _ elapsed: Double) -> String {
