@@ -101,12 +101,10 @@ extension InspectionService {
     }
 
     /// The row's status and schema hash, when it is a draft: one short read for a draft whose answers are rows
-    /// (``InspectionStore/draftSchemaHash(_:localID:)``), the whole target otherwise.
+    /// (``InspectionStore/openDraft(_:localID:)``), the whole target otherwise.
     /// - Throws: ``InspectionsError`` `notFound`, `notADraft`; `DatabaseError`.
     private func draftTarget(_ db: Database, _ localID: String) throws -> InspectionStore.AnswerTarget {
-        if let hash = try store.draftSchemaHash(db, localID: localID) {
-            return InspectionStore.AnswerTarget(status: .draft, schemaHash: hash, answersInRows: true)
-        }
+        if let target = try store.openDraft(db, localID: localID) { return target }
         guard let target = try store.answerTarget(db, localID: localID), target.status == .draft else {
             _ = try draft(db, localID)  // throws the sentence for a missing or submitted inspection
             throw InspectionsError(.notFound, "There is no draft \(localID) on this device; see 'drafts'.")
@@ -141,8 +139,7 @@ extension InspectionService {
                 case .clear: newValue = nil
                 }
                 try store.setAnswer(
-                    db, localID: localID, fieldID: fieldID, value: newValue, answersInRows: target.answersInRows,
-                    at: clock.now)
+                    db, localID: localID, fieldID: fieldID, value: newValue, target: target, at: clock.now)
                 if newValue == nil, field.type.isPhoto {
                     for hook in clearingHooks {
                         try hook.photoFieldClearing(localID: localID, fieldID: fieldID, db: db)

@@ -19,12 +19,17 @@ extension InspectionStore {
         /// Whether its answers are rows of `inspection_answers` (its `form_data` is ''): every draft since
         /// migration `inspections/4-answers`.
         public let answersInRows: Bool
+        /// The key of its answer rows (`inspections.answers_key`, migration `inspections/7-answer-keys`) when
+        /// it was read with the rest; `nil` when not read, or when the inspection has none yet (one is given on
+        /// its first answer row).
+        public let answersKey: Int64?
 
         /// A target from its parts.
-        init(status: InspectionStatus, schemaHash: String, answersInRows: Bool) {
+        init(status: InspectionStatus, schemaHash: String, answersInRows: Bool, answersKey: Int64? = nil) {
             self.status = status
             self.schemaHash = schemaHash
             self.answersInRows = answersInRows
+            self.answersKey = answersKey
         }
 
         /// A target from ``InspectionStore/answerTarget(_:localID:)``'s one text: `0`/`1` (`form_data = ''`),
@@ -38,6 +43,7 @@ extension InspectionStore {
             let statusText = start <= colon ? packed[start..<colon] : ""
             status = statusText == "draft" ? .draft : InspectionStatus(rawValue: String(statusText)) ?? .draft
             schemaHash = colon < bytes.endIndex ? String(packed[bytes.index(after: colon)...]) : ""
+            answersKey = nil
         }
     }
 
@@ -51,22 +57,29 @@ extension InspectionStore {
         return packed.map(AnswerTarget.init(packed:))
     }
 
-    /// The pinned schema hash of a DRAFT whose answers are rows, or `nil` for anything else (no such
-    /// inspection, not a draft, answers still in `form_data`): the answer path's one read in the common case,
-    /// one short value (issue 17); ``answerTarget(_:localID:)`` tells the rest apart. Read from the partial
-    /// covering index of open drafts (migration `inspections/5-open-drafts-index`): a page or two, where the
-    /// primary key's index and then the table row cost two searches of 100,000-row b-trees (callgrind, 1,000
-    /// answers: 48.0k → 43.8k instructions each on a 1,000-inspection store). `INDEXED BY` pins that plan, as
-    /// SQLite means it for a time-sensitive query: the planner would take the unique primary key instead.
+    /// The target of a DRAFT whose answers are rows and have their key, or `nil` for anything else (no such
+    /// inspection, not a draft, answers still in `form_data`, no key yet): the answer path's one read in the
+    /// common case, two short values and no row built (issue 17); ``answerTarget(_:localID:)`` tells the rest
+    /// apart. Read from the partial covering index of open drafts (migrations
+    /// `inspections/5-open-drafts-index` and `7-answer-keys`): a page or two, where the primary key's index and
+    /// then the table row cost two searches of 100,000-row b-trees (callgrind, 1,000 answers: 48.0k → 43.8k
+    /// instructions each on a 1,000-inspection store). `INDEXED BY` pins that plan, as SQLite means it for a
+    /// time-sensitive query: the planner would take the unique primary key instead.
+    /// - Returns: a draft target with ``AnswerTarget/answersKey`` set.
     /// - Throws: `DatabaseError`.
-    public func draftSchemaHash(_ db: Database, localID: String) throws -> String? {
-        try db.scalar(Self.draftSchemaHashSQL, [localID])
+    public func openDraft(_ db: Database, localID: String) throws -> AnswerTarget? {
+        guard let values = try db.firstRowValues(Self.openDraftSQL, [localID]), values.count == 2,
+            case .integer(let key) = values[0]
+        else { return nil }
+        return AnswerTarget(
+            status: .draft, schemaHash: String.fromDatabaseValue(values[1]) ?? "", answersInRows: true,
+            answersKey: key)
     }
 
-    /// ``draftSchemaHash(_:localID:)``'s query (one placeholder, the local id): a search of the
+    /// ``openDraft(_:localID:)``'s query (one placeholder, the local id): a search of the
     /// `inspections_open_drafts` covering index only (pinned by `InspectionQueryPlanTests`).
-    static let draftSchemaHashSQL = """
-        SELECT schema_hash FROM inspections INDEXED BY inspections_open_drafts
+    static let openDraftSQL = """
+        SELECT answers_key, schema_hash FROM inspections INDEXED BY inspections_open_drafts
         WHERE local_id = ? AND status = 'draft' AND form_data = ''
         """
 
@@ -92,7 +105,10 @@ extension InspectionStore {
         let value: JSONValue?
         if try answersInTable(db, localID: localID) {
             let text: String? = try db.scalar(
-                "SELECT value FROM inspection_answers WHERE local_id = ? AND field_id = ?", [localID, fieldID])
+                """
+                SELECT value FROM inspection_answers
+                WHERE answers_key = (SELECT answers_key FROM inspections WHERE local_id = ?) AND field_id = ?
+                """, [localID, fieldID])
             value = text.flatMap { try? JSONValue.parse($0) }
         } else {
             value = try formData(db, localID: localID)[fieldID]
@@ -108,26 +124,54 @@ extension InspectionStore {
     /// - Throws: `DatabaseError`.
     public func setAnswer(_ db: Database, localID: String, fieldID: String, value: JSONValue?, at now: Date) throws {
         guard let target = try answerTarget(db, localID: localID) else { return }
-        try setAnswer(
-            db, localID: localID, fieldID: fieldID, value: value, answersInRows: target.answersInRows, at: now)
+        try setAnswer(db, localID: localID, fieldID: fieldID, value: value, target: target, at: now)
     }
 
-    /// ``setAnswer(_:localID:fieldID:value:at:)`` for a row already read (``AnswerTarget/answersInRows``).
+    /// ``setAnswer(_:localID:fieldID:value:at:)`` for a row already read: its answers moved into rows first
+    /// when ``AnswerTarget/answersInRows`` is false, its ``AnswerTarget/answersKey`` read (or given) when not
+    /// read with it.
     /// - Throws: `DatabaseError`.
     func setAnswer(
-        _ db: Database, localID: String, fieldID: String, value: JSONValue?, answersInRows: Bool, at now: Date
+        _ db: Database, localID: String, fieldID: String, value: JSONValue?, target: AnswerTarget, at now: Date
     ) throws {
-        if !answersInRows, try !Self.moveAnswersToTable(db, localID: localID, at: now) { return }
+        if !target.answersInRows, try !Self.moveAnswersToTable(db, localID: localID, at: now) { return }
+        guard let key = try target.answersKey ?? Self.answersKey(db, localID: localID) else { return }
         if let value {
             // REPLACE: the row is the key and these two values, so replacing it is the update; shorter text to
             // hash for the statement cache and a shorter program than ON CONFLICT … DO UPDATE (issue 17).
             try db.execute(
-                "INSERT OR REPLACE INTO inspection_answers (local_id, field_id, value, answered_at) VALUES (?, ?, ?, ?)",
-                [localID, fieldID, value.jsonString(), now.databaseMilliseconds])
+                "INSERT OR REPLACE INTO inspection_answers (answers_key, field_id, value, answered_at) VALUES (?, ?, ?, ?)",
+                [key, fieldID, value.jsonString(), now.databaseMilliseconds])
         } else {
-            try db.execute("DELETE FROM inspection_answers WHERE local_id = ? AND field_id = ?", [localID, fieldID])
+            try db.execute("DELETE FROM inspection_answers WHERE answers_key = ? AND field_id = ?", [key, fieldID])
             try db.execute("UPDATE inspections SET updated_at = ? WHERE local_id = ?", [now, localID])
         }
+    }
+
+    /// The key of one inspection's answer rows (`inspections.answers_key`), given now when it has none: the
+    /// next value of the `inspection_answer_keys` counter, which only goes up (a key is never reused, so rows
+    /// left behind can never join another inspection).
+    /// - Returns: the key, or `nil` when there is no such inspection.
+    /// - Throws: `DatabaseError`.
+    static func answersKey(_ db: Database, localID: String) throws -> Int64? {
+        guard let row = try db.fetchOne("SELECT answers_key FROM inspections WHERE local_id = ?", [localID])
+        else { return nil }
+        if let key: Int64 = row["answers_key"] { return key }
+        try db.execute("UPDATE inspection_answer_keys SET last = last + 1 WHERE id = 1")
+        guard db.changesCount == 1, let key: Int64 = try db.scalar("SELECT last FROM inspection_answer_keys")
+        else { throw DatabaseError(kind: .corrupt, detail: "inspection_answer_keys has no counter row") }
+        try db.execute("UPDATE inspections SET answers_key = ? WHERE local_id = ?", [key, localID])
+        return key
+    }
+
+    /// Deletes every answer row of one inspection (of a draft only, when `draftsOnly`), found by its key.
+    /// - Throws: `DatabaseError`.
+    static func deleteAnswerRows(_ db: Database, localID: String, draftsOnly: Bool = false) throws {
+        try db.execute(
+            """
+            DELETE FROM inspection_answers WHERE answers_key = (
+                SELECT answers_key FROM inspections WHERE local_id = ?\(draftsOnly ? " AND status = 'draft'" : ""))
+            """, [localID])
     }
 
     /// Touches a draft's `updated_at` (an explicit save of what is stored).
@@ -142,7 +186,8 @@ extension InspectionStore {
     /// Moves one inspection's answers from `form_data` into `inspection_answers` — every answer as the row
     /// reader sees it (`{}` for text that is not a JSON object), each value re-written by ``JSONValue`` —
     /// and sets its `form_data` to '' (and `updated_at` to `now`, when given). A row already moved is left
-    /// alone. Used by migration `inspections/4-answers` and by ``setAnswer(_:localID:fieldID:value:at:)``.
+    /// alone. Used by ``setAnswer(_:localID:fieldID:value:at:)`` for a draft whose answers are still in
+    /// `form_data` (text written there by other hands: migration `inspections/4-answers` moved every draft).
     /// - Returns: whether the inspection exists.
     /// - Throws: `DatabaseError`.
     static func moveAnswersToTable(_ db: Database, localID: String, at now: Date?) throws -> Bool {
@@ -171,11 +216,12 @@ extension InspectionStore {
     static func replaceAnswerRows(
         _ db: Database, localID: String, with answers: [String: JSONValue], answeredAt: Date?
     ) throws {
-        try db.execute("DELETE FROM inspection_answers WHERE local_id = ?", [localID])
+        guard let key = try answersKey(db, localID: localID) else { return }
+        try db.execute("DELETE FROM inspection_answers WHERE answers_key = ?", [key])
         for (fieldID, value) in answers {
             try db.execute(
-                "INSERT INTO inspection_answers (local_id, field_id, value, answered_at) VALUES (?, ?, ?, ?)",
-                [localID, fieldID, value.jsonString(), answeredAt?.databaseMilliseconds])
+                "INSERT INTO inspection_answers (answers_key, field_id, value, answered_at) VALUES (?, ?, ?, ?)",
+                [key, fieldID, value.jsonString(), answeredAt?.databaseMilliseconds])
         }
     }
 

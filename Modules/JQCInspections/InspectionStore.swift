@@ -83,9 +83,9 @@ public enum InspectionsSchema {
                 """)
             let drafts: [String] = try db.fetchAll("SELECT local_id FROM inspections WHERE status = 'draft'")
                 .compactMap { $0["local_id"] }
-            for localID in drafts { _ = try InspectionStore.moveAnswersToTable(db, localID: localID, at: nil) }
+            for localID in drafts { try moveAnswersToLocalIDRows(db, localID: localID) }
         }
-        // Issue 17: the answer path's one read (``InspectionStore/draftSchemaHash(_:localID:)``) from a partial
+        // Issue 17: the answer path's one read (``InspectionStore/openDraft(_:localID:)``) from a partial
         // covering index of the open drafts — a page or two, whatever the store's size — instead of a search of
         // the primary-key index and then of the table (two b-trees of 100,000 rows each on a worked device).
         migrator.registerMigration(namespace: "inspections", "5-open-drafts-index") { db in
@@ -121,6 +121,73 @@ public enum InspectionsSchema {
             try db.execute("DROP TABLE inspection_answers")
             try db.execute("ALTER TABLE inspection_answers_compact RENAME TO inspection_answers")
         }
+        // Issue 17: a draft's answer rows keyed by an integer of its own (`inspections.answers_key`, 1–8 bytes)
+        // instead of its local id (36 characters on a device: a UUID), in every row: the rows take about half the
+        // pages they did, and each search of them compares integers. The key comes from a counter
+        // (`inspection_answer_keys`) that only goes up, never from the rowid (VACUUM may renumber a table
+        // without an INTEGER PRIMARY KEY), so a row left behind can never join a later draft. Every inspection
+        // with answer rows, and every draft whose answers are rows, gets its key here in row order; rows of an
+        // inspection no longer on the device (which no reader could see) are not carried over. The open-drafts
+        // index carries the key, so the answer path still reads one index entry.
+        migrator.registerMigration(namespace: "inspections", "7-answer-keys") { db in
+            try db.execute("ALTER TABLE inspections ADD COLUMN answers_key INTEGER")
+            try db.execute(
+                "CREATE TABLE inspection_answer_keys (id INTEGER PRIMARY KEY CHECK (id = 1), last INTEGER NOT NULL)")
+            let keyed: [String] = try db.fetchAll(
+                """
+                SELECT local_id FROM inspections
+                WHERE (status = 'draft' AND form_data = '') OR local_id IN (SELECT local_id FROM inspection_answers)
+                ORDER BY rowid
+                """
+            ).compactMap { $0["local_id"] }
+            for (index, localID) in keyed.enumerated() {
+                try db.execute("UPDATE inspections SET answers_key = ? WHERE local_id = ?", [index + 1, localID])
+            }
+            try db.execute("INSERT INTO inspection_answer_keys (id, last) VALUES (1, ?)", [keyed.count])
+            try db.execute(
+                """
+                CREATE TABLE inspection_answers_keyed (
+                    answers_key INTEGER NOT NULL,
+                    field_id TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    answered_at INTEGER,
+                    PRIMARY KEY (answers_key, field_id)
+                ) WITHOUT ROWID
+                """)
+            try db.execute(
+                """
+                INSERT INTO inspection_answers_keyed (answers_key, field_id, value, answered_at)
+                SELECT inspections.answers_key, inspection_answers.field_id, inspection_answers.value,
+                    inspection_answers.answered_at
+                FROM inspection_answers JOIN inspections ON inspections.local_id = inspection_answers.local_id
+                ORDER BY inspections.answers_key, inspection_answers.field_id
+                """)
+            try db.execute("DROP TABLE inspection_answers")
+            try db.execute("ALTER TABLE inspection_answers_keyed RENAME TO inspection_answers")
+            try db.execute("DROP INDEX IF EXISTS inspections_open_drafts")
+            try db.execute(
+                """
+                CREATE INDEX inspections_open_drafts ON inspections(local_id, answers_key, schema_hash, status, form_data)
+                WHERE status = 'draft' AND form_data = ''
+                """)
+        }
+    }
+
+    /// Migration `inspections/4-answers`' move, in that migration's layout (rows keyed by the local id; the
+    /// time as the row's `updated_at`, in the milliseconds migration 6 reads): every answer of one draft as the
+    /// row reader saw it (`{}` for text that is not a JSON object), each value re-written by ``JSONValue``; its
+    /// `form_data` set to ''. Migrations are history: this stays as migration 4 ran, whatever the store becomes.
+    private static func moveAnswersToLocalIDRows(_ db: Database, localID: String) throws {
+        guard let row = try db.fetchOne("SELECT form_data, updated_at FROM inspections WHERE local_id = ?", [localID]),
+            let text: String = row["form_data"], !text.isEmpty
+        else { return }
+        let time = (row["updated_at"] as Date?)?.databaseMilliseconds
+        for (fieldID, value) in (try? JSONValue.parse(text))?.objectValue ?? [:] {
+            try db.execute(
+                "INSERT INTO inspection_answers (local_id, field_id, value, answered_at) VALUES (?, ?, ?, ?)",
+                [localID, fieldID, value.jsonString(), time])
+        }
+        try db.execute("UPDATE inspections SET form_data = '' WHERE local_id = ?", [localID])
     }
 }
 
@@ -244,18 +311,18 @@ public final class InspectionStore: Sendable {
     /// The columns of an inspection row and where they come from: the row, with its pinned schema from
     /// `inspection_schemas` when the row's own `schema_snapshot` is empty (rows written since issue 17), and
     /// — when its `form_data` is '' (a draft since `inspections/4-answers`) — its answers from
-    /// `inspection_answers` as one JSON object (`table_answers`: each value's stored text, joined; NULL when
-    /// there are none) and the time of the latest one (`answered_at`; the row's `updated_at` when later).
+    /// `inspection_answers` as one JSON object, found by the row's `answers_key` (`table_answers`: each value's
+    /// stored text, joined; NULL when there are none) and the time of the latest one (`answered_at`; the row's `updated_at` when later).
     static let selection = """
         inspections.*, inspection_schemas.snapshot AS pinned_snapshot,
         CASE WHEN inspections.form_data = '' THEN (
             SELECT '{' || group_concat(json_quote(inspection_answers.field_id) || ':' || inspection_answers.value, ',')
                 || '}'
-            FROM inspection_answers WHERE inspection_answers.local_id = inspections.local_id
+            FROM inspection_answers WHERE inspection_answers.answers_key = inspections.answers_key
         ) END AS table_answers,
         CASE WHEN inspections.form_data = '' THEN (
             SELECT max(inspection_answers.answered_at) FROM inspection_answers
-            WHERE inspection_answers.local_id = inspections.local_id
+            WHERE inspection_answers.answers_key = inspections.answers_key
         ) END AS answered_at
         FROM inspections
         LEFT JOIN inspection_schemas ON inspections.schema_snapshot = ''
@@ -329,9 +396,7 @@ public final class InspectionStore: Sendable {
                 JSONValue.object(formData).jsonString(), score, location?.latitude, location?.longitude, now, now,
                 localID,
             ])
-        if db.changesCount == 1 {
-            try db.execute("DELETE FROM inspection_answers WHERE local_id = ?", [localID])
-        }
+        if db.changesCount == 1 { try Self.deleteAnswerRows(db, localID: localID) }
     }
 
     /// Clears `follow_up_required` on one local inspection.
@@ -419,10 +484,9 @@ public final class InspectionStore: Sendable {
     /// - Returns: whether a draft was deleted.
     /// - Throws: `DatabaseError`.
     public func deleteDraft(_ db: Database, localID: String) throws -> Bool {
+        try Self.deleteAnswerRows(db, localID: localID, draftsOnly: true)
         try db.execute("DELETE FROM inspections WHERE local_id = ? AND status = 'draft'", [localID])
-        guard db.changesCount == 1 else { return false }
-        try db.execute("DELETE FROM inspection_answers WHERE local_id = ?", [localID])
-        return true
+        return db.changesCount == 1
     }
 
     /// Deletes a completed inspection that failed for good (the inspector chose to discard it).

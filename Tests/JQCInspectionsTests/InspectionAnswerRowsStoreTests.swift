@@ -26,12 +26,16 @@ struct InspectionAnswerRowsStoreTests {
         return .array(fields)
     }
 
+    /// The condition on `inspection_answers` for one inspection's rows (one placeholder: its local id).
+    static let ofDraft = "answers_key = (SELECT answers_key FROM inspections WHERE local_id = ?)"
+
     /// The answer rows of one inspection: field id → stored JSON text.
     static func rows(_ world: InspectionFixture, _ localID: String) throws -> [String: String] {
         try world.queue.read { db in
             var rows: [String: String] = [:]
             for row in try db.fetchAll(
-                "SELECT field_id, value FROM inspection_answers WHERE local_id = ?", [localID])
+                "SELECT field_id, value FROM inspection_answers WHERE \(InspectionAnswerRowsStoreTests.ofDraft)",
+                [localID])
             {
                 rows[row["field_id"] ?? ""] = row["value"] ?? ""
             }
@@ -137,9 +141,9 @@ struct InspectionAnswerRowsStoreTests {
                 == answered.databaseMilliseconds)
 
         // The layout before: a TEXT column holding the store's date text (what `4-answers` made and the older
-        // writers wrote), and a row without a time.
+        // writers wrote), rows keyed by the local id, and a row without a time.
         try world.queue.write { db in
-            try db.execute("DROP TABLE inspection_answers")
+            try Self.rewindAnswerKeys(db)
             try db.execute(
                 """
                 CREATE TABLE inspection_answers (
@@ -154,27 +158,114 @@ struct InspectionAnswerRowsStoreTests {
             try db.execute("INSERT INTO inspection_answers VALUES (?, '14', '\"Jordan\"', NULL)", [draft.localID])
             try db.execute("DELETE FROM jqc_migrations WHERE key = 'inspections/6-answer-times'")
         }
-        times = try Self.times(world, draft.localID)
-        #expect(times["2"]?.type == "text" && times["14"]?.type == "null")
-        let before = try world.service.inspection(localID: draft.localID)
-        #expect(
-            before.updatedAt.databaseMilliseconds == answered.databaseMilliseconds
-                && before.formData == ["2": "4", "5": "x", "14": "Jordan"])
+        let types: [String: String] = try world.queue.read { db in
+            var types: [String: String] = [:]
+            for row in try db.fetchAll(
+                "SELECT field_id, typeof(answered_at) AS type FROM inspection_answers WHERE local_id = ?",
+                [draft.localID])
+            {
+                types[row["field_id"] ?? ""] = row["type"] ?? ""
+            }
+            return types
+        }
+        #expect(types == ["2": "text", "5": "text", "14": "null"])
 
         var migrator = DatabaseMigrator()
         FacilitiesSchema.register(in: &migrator)
         InspectionsSchema.register(in: &migrator)
-        #expect(try migrator.migrate(world.queue) == ["inspections/6-answer-times"])
+        #expect(
+            try migrator.migrate(world.queue) == [
+                "inspections/5-open-drafts-index", "inspections/6-answer-times", "inspections/7-answer-keys",
+            ])
         times = try Self.times(world, draft.localID)
         #expect(times["2"]?.type == "integer" && times["2"]?.milliseconds == answered.databaseMilliseconds)
         #expect(times["5"]?.type == "integer" && times["5"]?.milliseconds == started.databaseMilliseconds)
         #expect(times["14"]?.type == "null")
-        #expect(try world.service.inspection(localID: draft.localID) == before)
+        let migrated = try world.service.inspection(localID: draft.localID)
+        #expect(migrated.updatedAt.databaseMilliseconds == answered.databaseMilliseconds)
+        #expect(migrated.formData == ["2": "4", "5": "x", "14": "Jordan"])
         // The draft takes answers as before, and the latest one is still its time.
         world.clock.advance(by: 5)
         try world.service.answer(localID: draft.localID, fieldID: "3", value: .option("pass"))
         let latest = try world.service.inspection(localID: draft.localID).updatedAt
         #expect(latest.databaseMilliseconds == world.clock.now.databaseMilliseconds)
+    }
+
+    @Test("answer rows carry their draft's integer key from a counter that never goes back: no key is reused")
+    func answerKeysAreNeverReused() throws {
+        let world = try InspectionFixture()
+        let first = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: ["5": "x"]))
+        let second = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        let firstKey = try #require(try Self.answersKey(world, first.localID))
+        let secondKey = try #require(try Self.answersKey(world, second.localID))
+        #expect(secondKey == firstKey + 1)
+        let keyType: String? = try world.queue.read { db in
+            try db.scalar("SELECT typeof(answers_key) FROM inspection_answers WHERE field_id = '5'")
+        }
+        #expect(keyType == "integer")
+        try world.service.deleteDraft(localID: second.localID)
+        // A row of the deleted draft's key that something left behind (no path of this app does).
+        try world.queue.write { db in
+            try db.execute(
+                "INSERT INTO inspection_answers (answers_key, field_id, value) VALUES (?, '2', '\"1\"')", [secondKey])
+        }
+        let third = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        #expect(try Self.answersKey(world, third.localID) == secondKey + 1)
+        #expect(try world.service.inspection(localID: third.localID).formData.isEmpty)
+        try world.service.answer(localID: third.localID, fieldID: "3", value: .option("pass"))
+        #expect(try world.service.inspection(localID: third.localID).formData == ["3": "Pass"])
+        #expect(try world.service.inspection(localID: first.localID).formData == ["5": "x"])
+    }
+
+    @Test("migration 7 keys each inspection's answer rows by an integer in row order: every answer kept")
+    func answerKeysMigrationKeepsEveryAnswer() throws {
+        let world = try InspectionFixture()
+        let first = try world.service.start(StartRequest(templateID: 3, facilityID: 11, initialAnswers: ["5": "x"]))
+        world.clock.advance(by: 30)
+        let second = try world.answeredDraft()
+        let empty = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        let before = try world.store.all()
+        // The layout before: rows keyed by the local id (INTEGER times, as migration 6 left them), one of an
+        // inspection no longer on the device.
+        try world.queue.write { db in
+            let rows = try db.fetchAll(
+                """
+                SELECT inspections.local_id, field_id, value, answered_at FROM inspection_answers
+                JOIN inspections ON inspections.answers_key = inspection_answers.answers_key
+                """)
+            try Self.rewindAnswerKeys(db)
+            try db.execute(
+                """
+                CREATE TABLE inspection_answers (
+                    local_id TEXT NOT NULL, field_id TEXT NOT NULL, value TEXT NOT NULL, answered_at INTEGER,
+                    PRIMARY KEY (local_id, field_id)
+                ) WITHOUT ROWID
+                """)
+            for row in rows {
+                let time: Int64? = row["answered_at"]
+                try db.execute(
+                    "INSERT INTO inspection_answers VALUES (?, ?, ?, ?)",
+                    [row["local_id"] ?? "", row["field_id"] ?? "", row["value"] ?? "", time])
+            }
+            try db.execute("INSERT INTO inspection_answers VALUES ('gone', '2', '\"5\"', NULL)")
+        }
+        var migrator = DatabaseMigrator()
+        FacilitiesSchema.register(in: &migrator)
+        InspectionsSchema.register(in: &migrator)
+        #expect(try migrator.migrate(world.queue) == ["inspections/5-open-drafts-index", "inspections/7-answer-keys"])
+
+        #expect(try world.store.all() == before)
+        #expect(try Self.answersKey(world, first.localID) == 1)
+        #expect(try Self.answersKey(world, second.localID) == 2)
+        #expect(try Self.answersKey(world, empty.localID) == 3)
+        let rowsKept: Int? = try world.queue.read { db in try db.scalar("SELECT count(*) FROM inspection_answers") }
+        #expect(rowsKept == 3)  // "5" of the first, "2" and "3" of the second; the row of 'gone' is not carried
+        let target = try world.queue.read { db in try world.store.openDraft(db, localID: second.localID) }
+        #expect(target?.answersKey == 2)
+        let next = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
+        #expect(try Self.answersKey(world, next.localID) == 4)
+        try world.service.answer(localID: empty.localID, fieldID: "2", value: .rating(3))
+        #expect(try world.service.inspection(localID: empty.localID).formData == ["2": "3"])
     }
 
     /// Each answer row's `answered_at` of `localID`: its SQLite type and, when an integer, its value.
@@ -184,7 +275,7 @@ struct InspectionAnswerRowsStoreTests {
         try world.queue.read { db in
             var times: [String: (type: String, milliseconds: Int64?)] = [:]
             for row in try db.fetchAll(
-                "SELECT field_id, typeof(answered_at) AS type, answered_at FROM inspection_answers WHERE local_id = ?",
+                "SELECT field_id, typeof(answered_at) AS type, answered_at FROM inspection_answers WHERE \(InspectionAnswerRowsStoreTests.ofDraft)",
                 [localID])
             {
                 let type: String = row["type"] ?? ""
@@ -198,7 +289,8 @@ struct InspectionAnswerRowsStoreTests {
     static func rowsWithoutTime(_ world: InspectionFixture, _ localID: String) throws -> Int? {
         try world.queue.read { db in
             try db.scalar(
-                "SELECT count(*) FROM inspection_answers WHERE local_id = ? AND answered_at IS NULL", [localID])
+                "SELECT count(*) FROM inspection_answers WHERE \(InspectionAnswerRowsStoreTests.ofDraft) AND answered_at IS NULL",
+                [localID])
         }
     }
 
@@ -286,7 +378,7 @@ struct InspectionAnswerRowsStoreTests {
             return old
         }
         try world.queue.write { db in
-            try db.execute("DROP TABLE inspection_answers")
+            try Self.rewindAnswerKeys(db)
             try db.execute(
                 "DELETE FROM jqc_migrations WHERE key IN ('inspections/4-answers', 'inspections/6-answer-times')")
             for (localID, text) in texts {
@@ -296,7 +388,11 @@ struct InspectionAnswerRowsStoreTests {
         var migrator = DatabaseMigrator()
         FacilitiesSchema.register(in: &migrator)
         InspectionsSchema.register(in: &migrator)
-        #expect(try migrator.migrate(world.queue) == ["inspections/4-answers", "inspections/6-answer-times"])
+        #expect(
+            try migrator.migrate(world.queue) == [
+                "inspections/4-answers", "inspections/5-open-drafts-index", "inspections/6-answer-times",
+                "inspections/7-answer-keys",
+            ])
 
         let after = try world.store.all()
         #expect(after == before)  // every field of every inspection, answers included
@@ -328,7 +424,7 @@ struct InspectionAnswerRowsStoreTests {
             )
             .compactMap { $0["detail"] as String? }
         }
-        #expect(steps.contains { $0.contains("inspection_answers USING PRIMARY KEY (local_id=?)") }, "\(steps)")
+        #expect(steps.contains { $0.contains("inspection_answers USING PRIMARY KEY (answers_key=?)") }, "\(steps)")
         #expect(!steps.contains { $0.hasPrefix("SCAN") }, "\(steps)")
     }
 
@@ -336,9 +432,10 @@ struct InspectionAnswerRowsStoreTests {
     func openDraftsIndexFollowsTheRow() throws {
         let world = try InspectionFixture()
         let draft = try world.answeredDraft()
-        let hash = try #require(
-            try world.queue.read { db in try world.store.draftSchemaHash(db, localID: draft.localID) })
-        #expect(hash == draft.schemaHash)
+        let target = try #require(
+            try world.queue.read { db in try world.store.openDraft(db, localID: draft.localID) })
+        #expect(target.schemaHash == draft.schemaHash && target.status == .draft && target.answersInRows)
+        #expect(target.answersKey == (try Self.answersKey(world, draft.localID)))
         #expect(try Self.indexedDrafts(world) == [draft.localID])
         // A draft whose answers are still JSON text is not in it (the full read tells it apart).
         let legacy = try world.service.start(StartRequest(templateID: 3, facilityID: 11, areaID: 112))
@@ -346,13 +443,32 @@ struct InspectionAnswerRowsStoreTests {
             try db.execute("UPDATE inspections SET form_data = '{}' WHERE local_id = ?", [legacy.localID])
         }
         #expect(try Self.indexedDrafts(world) == [draft.localID])
-        #expect(try world.queue.read { db in try world.store.draftSchemaHash(db, localID: legacy.localID) } == nil)
+        #expect(try world.queue.read { db in try world.store.openDraft(db, localID: legacy.localID) } == nil)
         _ = try world.service.submit(localID: draft.localID)
         #expect(try Self.indexedDrafts(world).isEmpty)
-        #expect(try world.queue.read { db in try world.store.draftSchemaHash(db, localID: draft.localID) } == nil)
+        #expect(try world.queue.read { db in try world.store.openDraft(db, localID: draft.localID) } == nil)
         // The answer path still tells a submitted inspection from a draft.
         #expect(throws: InspectionsError.self) {
             try world.service.answer(localID: draft.localID, fieldID: "2", value: .rating(1))
+        }
+    }
+
+    /// Takes the store back to the layout before migration `inspections/7-answer-keys` (and `5`, whose index
+    /// it rebuilds): no `answers_key` column, no key counter, no `inspection_answers` table (the caller makes the
+    /// one of the layout it wants: rows keyed by the local id).
+    static func rewindAnswerKeys(_ db: Database) throws {
+        try db.execute("DROP INDEX inspections_open_drafts")
+        try db.execute("ALTER TABLE inspections DROP COLUMN answers_key")
+        try db.execute("DROP TABLE inspection_answer_keys")
+        try db.execute("DROP TABLE inspection_answers")
+        try db.execute(
+            "DELETE FROM jqc_migrations WHERE key IN ('inspections/5-open-drafts-index', 'inspections/7-answer-keys')")
+    }
+
+    /// The `answers_key` of one inspection's row (`nil`: none, or no such row).
+    static func answersKey(_ world: InspectionFixture, _ localID: String) throws -> Int64? {
+        try world.queue.read { db in
+            try db.scalar("SELECT answers_key FROM inspections WHERE local_id = ?", [localID])
         }
     }
 

@@ -43,7 +43,8 @@ struct InspectionAnswerStoreTests {
             let rows: String =
                 try db.scalar(
                     "SELECT ';' || group_concat(field_id || '=' || value, ';') || ';' FROM (SELECT field_id, value "
-                        + "FROM inspection_answers WHERE local_id = ? ORDER BY field_id)", [localID]) ?? ""
+                        + "FROM inspection_answers WHERE \(InspectionAnswerRowsStoreTests.ofDraft) ORDER BY field_id)",
+                    [localID]) ?? ""
             return inline + "|" + rows
         }
     }
@@ -152,7 +153,8 @@ struct InspectionAnswerStoreTests {
             try db.execute(
                 "UPDATE inspections SET status = 'draft', form_data = '{\"3\":\"Fail\"}' WHERE local_id = ?",
                 [other.localID])
-            try db.execute("DELETE FROM inspection_answers WHERE local_id = ?", [other.localID])
+            try db.execute(
+                "DELETE FROM inspection_answers WHERE \(InspectionAnswerRowsStoreTests.ofDraft)", [other.localID])
         }
         try world.service.answer(localID: other.localID, fieldID: "2", value: .rating(2))
         #expect(try storedText(world, other.localID) == "|;2=\"2\";3=\"Fail\";")

@@ -34,8 +34,8 @@ struct InspectionQueryPlanTests {
     }
 
     @Test("the answer path's read searches only the open-drafts covering index")
-    func draftSchemaHashUsesOpenDraftsIndex() throws {
-        let steps = try plan(InspectionStore.draftSchemaHashSQL.replacingOccurrences(of: "?", with: "'x'"))
+    func openDraftUsesOpenDraftsIndex() throws {
+        let steps = try plan(InspectionStore.openDraftSQL.replacingOccurrences(of: "?", with: "'x'"))
         #expect(steps == ["SEARCH inspections USING COVERING INDEX inspections_open_drafts (local_id=?)"], "\(steps)")
     }
 
@@ -45,9 +45,9 @@ struct InspectionQueryPlanTests {
         InspectionsSchema.register(in: &migrator)
         #expect(migrator.registeredKeys.first == "inspections/1-create")
         #expect(
-            migrator.registeredKeys.suffix(4) == [
+            migrator.registeredKeys.suffix(5) == [
                 "inspections/3-sync-status-index", "inspections/4-answers", "inspections/5-open-drafts-index",
-                "inspections/6-answer-times",
+                "inspections/6-answer-times", "inspections/7-answer-keys",
             ])
     }
 }

@@ -83,6 +83,18 @@ struct DatabaseBasicsTests {
         #expect(row.databaseValue("n") == .null)
     }
 
+    @Test("firstRowValues reads the first row's values in column order, a null as .null, no row as nil")
+    func firstRowValuesInColumnOrder() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        try store.write { db in
+            try db.execute("INSERT INTO items (id, name, data) VALUES (7, 'mop', NULL), (8, 'pail', 'x')")
+            #expect(try db.firstRowValues("SELECT id, name FROM items ORDER BY id") == [.integer(7), .text("mop")])
+            #expect(try db.firstRowValues("SELECT data, id FROM items WHERE id = ?", [7]) == [.null, .integer(7)])
+            #expect(try db.firstRowValues("SELECT id, name FROM items WHERE id = ?", [9]) == nil)
+        }
+    }
+
     @Test("text with NUL, control characters and an empty string round-trips whole (server strings, issue 21)")
     func textWithNULRoundTrips() throws {
         let directory = TemporaryDirectory()

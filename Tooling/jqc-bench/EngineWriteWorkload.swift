@@ -27,7 +27,10 @@ final class EngineWriteWorkload: InspectionWriteWorkload {
     /// Fills the engine's store (opened against a dev server for the reference pull): one draft of template 3
     /// started and answered through `InspectionService`, then `rows - 1` copies under new local ids inserted
     /// with `InspectionStore.insert` in one transaction (the rows `start` writes, without 100,000 commits):
-    /// `draftsPerForm` drafts of each generated form, the others completed and synced.
+    /// `draftsPerForm` drafts of each generated form, the others completed and synced. Every local id has the
+    /// shape `InspectionService.start` gives on a device (a lowercase UUID, 36 characters; seeded, so each run
+    /// builds the same store), not a short name: the id is the key of each inspection's row and of every index
+    /// on it.
     /// - Returns: the drafts' local ids by form size.
     /// - Throws: the engine's errors.
     static func populate(_ bench: BenchApp, rows: Int, forms: [GrowthForm], draftsPerForm: Int) throws
@@ -40,6 +43,7 @@ final class EngineWriteWorkload: InspectionWriteWorkload {
         completed.syncStatus = .synced
         completed.completedAt = completed.startedAt
         completed.overallScore = 80
+        var random = SeededGenerator(seed: UInt64(rows))
         try bench.app.store.write { db in
             _ = try bench.app.inspections.store.deleteDraft(db, localID: model.localID)
             var index = 0
@@ -49,14 +53,14 @@ final class EngineWriteWorkload: InspectionWriteWorkload {
                 draft.schemaHash = form.hash
                 draft.formData = form.answers
                 for _ in 0..<draftsPerForm {
-                    draft.localID = "bench-draft-\(index)"
+                    draft.localID = Self.deviceID(&random)
                     index += 1
                     drafts[form.fields, default: []].append(draft.localID)
                     try bench.app.inspections.store.insert(db, draft)
                 }
             }
             while index < rows {
-                completed.localID = "bench-\(index)"
+                completed.localID = Self.deviceID(&random)
                 completed.serverID = 100_000 + index
                 index += 1
                 try bench.app.inspections.store.insert(db, completed)
@@ -64,6 +68,24 @@ final class EngineWriteWorkload: InspectionWriteWorkload {
         }
         try EngineBenchSQL.prepare(bench.app.store)
         return drafts
+    }
+
+    /// A local id as a device makes one (`UUID().uuidString.lowercased()`), from `random`.
+    static func deviceID(_ random: inout SeededGenerator) -> String {
+        let (high, low) = (random.next(), random.next())
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * index))
+            bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (8 * index))
+        }
+        bytes[6] = bytes[6] & 0x0F | 0x40  // version 4
+        bytes[8] = bytes[8] & 0x3F | 0x80  // RFC 4122 variant
+        let uuid = UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
+        return uuid.uuidString.lowercased()
     }
 
     func answer(fields: Int, draft: Int, field: Int, rating: Int?) throws {
