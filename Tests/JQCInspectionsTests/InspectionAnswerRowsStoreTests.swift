@@ -143,14 +143,7 @@ struct InspectionAnswerRowsStoreTests {
         // The layout before: a TEXT column holding the store's date text (what `4-answers` made and the older
         // writers wrote), rows keyed by the local id, and a row without a time.
         try world.queue.write { db in
-            try Self.rewindAnswerKeys(db)
-            try db.execute(
-                """
-                CREATE TABLE inspection_answers (
-                    local_id TEXT NOT NULL, field_id TEXT NOT NULL, value TEXT NOT NULL, answered_at TEXT,
-                    PRIMARY KEY (local_id, field_id)
-                ) WITHOUT ROWID
-                """)
+            try Self.rewindToLocalIDRows(db, timeType: "TEXT")
             for (fieldID, value, time) in [("2", "\"4\"", answered), ("5", "\"x\"", started)] {
                 try db.execute(
                     "INSERT INTO inspection_answers VALUES (?, ?, ?, ?)", [draft.localID, fieldID, value, time])
@@ -233,14 +226,7 @@ struct InspectionAnswerRowsStoreTests {
                 SELECT inspections.local_id, field_id, value, answered_at FROM inspection_answers
                 JOIN inspections ON inspections.answers_key = inspection_answers.answers_key
                 """)
-            try Self.rewindAnswerKeys(db)
-            try db.execute(
-                """
-                CREATE TABLE inspection_answers (
-                    local_id TEXT NOT NULL, field_id TEXT NOT NULL, value TEXT NOT NULL, answered_at INTEGER,
-                    PRIMARY KEY (local_id, field_id)
-                ) WITHOUT ROWID
-                """)
+            try Self.rewindToLocalIDRows(db, timeType: "INTEGER")
             for row in rows {
                 let time: Int64? = row["answered_at"]
                 try db.execute(
@@ -463,6 +449,19 @@ struct InspectionAnswerRowsStoreTests {
         try db.execute("DROP TABLE inspection_answers")
         try db.execute(
             "DELETE FROM jqc_migrations WHERE key IN ('inspections/5-open-drafts-index', 'inspections/7-answer-keys')")
+    }
+
+    /// ``rewindAnswerKeys(_:)``, then an empty `inspection_answers` keyed by the local id with its time as
+    /// `timeType` (`TEXT`: the layout of migration 4; `INTEGER`: of migration 6).
+    static func rewindToLocalIDRows(_ db: Database, timeType: String) throws {
+        try rewindAnswerKeys(db)
+        try db.execute(
+            """
+            CREATE TABLE inspection_answers (
+                local_id TEXT NOT NULL, field_id TEXT NOT NULL, value TEXT NOT NULL, answered_at \(timeType),
+                PRIMARY KEY (local_id, field_id)
+            ) WITHOUT ROWID
+            """)
     }
 
     /// The `answers_key` of one inspection's row (`nil`: none, or no such row).
