@@ -312,7 +312,8 @@ public final class InspectionStore: Sendable {
     /// `inspection_schemas` when the row's own `schema_snapshot` is empty (rows written since issue 17), and
     /// — when its `form_data` is '' (a draft since `inspections/4-answers`) — its answers from
     /// `inspection_answers` as one JSON object, found by the row's `answers_key` (`table_answers`: each value's
-    /// stored text, joined; NULL when there are none) and the time of the latest one (`answered_at`; the row's `updated_at` when later).
+    /// stored text, joined; NULL when there are none) and the time of the latest one (`answered_at`; the row's
+    /// `updated_at` when later).
     static let selection = """
         inspections.*, inspection_schemas.snapshot AS pinned_snapshot,
         CASE WHEN inspections.form_data = '' THEN (
