@@ -48,11 +48,11 @@ struct IssueOutboxFeed: OutboxFeed {
         return reason.map(OutboxReadiness.waiting) ?? .ready
     }
 
-    /// POSTs the issue (once: the server id is kept in its own transaction), then PATCHes the photos after the
-    /// first (`result_photos`, replacing, so a retry cannot duplicate). With no photo to PATCH, the server id's
-    /// transaction commits on the driver's record queue while the next request is out, ahead of the issue's
-    /// record (``/JQCSync/OutboxDriver/commitAhead(on:_:failed:)``, issue 17; the record writes it again), else
-    /// before the PATCH. The parent's server id is the one readiness just read (not read twice).
+    /// POSTs the issue (once: its server id is kept even when its record fails), then PATCHes the photos after
+    /// the first (`result_photos`, replacing, so a retry cannot duplicate). With no photo to PATCH, the server
+    /// id is kept ahead of the record in the record's own transaction (``keepAnswer(_:answer:pass:in:)``: one
+    /// commit per issue, issue 17), else in its own transaction before the PATCH. The parent's server id is
+    /// the one readiness just read (not read twice).
     func send(_ issue: Issue, pass: SyncPass) async throws -> IssueSent {
         // Re-read: the issue may have changed since the list was read (its photos' server paths, an edit).
         let current = try service.issue(id: issue.localID)
@@ -68,21 +68,10 @@ struct IssueOutboxFeed: OutboxFeed {
                 throw APIError.undecodable("the created issue has no id")
             }
             serverID = Int(id)
-            let (store, localID, now) = (service.store, current.localID, pass.clock.now)
-            if extras.isEmpty {
-                let logger = pass.logger
-                OutboxDriver.commitAhead(
-                    on: database,
-                    { db in
-                        try store.markCreated(
-                            db, localID: localID, serverID: Int(id), inspectionServerID: inspectionServerID, at: now)
-                    },
-                    failed: { error in
-                        logger.warning("issue \(localID): its server id is kept with its record: \(error)")
-                    })
-            } else {
-                try store.markCreated(
-                    localID: localID, serverID: Int(id), inspectionServerID: inspectionServerID, at: now)
+            if !extras.isEmpty {
+                try service.store.markCreated(
+                    localID: current.localID, serverID: Int(id), inspectionServerID: inspectionServerID,
+                    at: pass.clock.now)
             }
         }
         if let serverID, !extras.isEmpty {
@@ -93,13 +82,17 @@ struct IssueOutboxFeed: OutboxFeed {
         return IssueSent(serverID: serverID ?? 0, inspectionServerID: inspectionServerID)
     }
 
-    /// The server id again (when its own transaction failed) and the local photo paths cleared.
+    /// The server id and the parent's, ahead of the record and kept when it fails, so the issue is never
+    /// POSTed twice (written again when the PATCH case already wrote them).
+    func keepAnswer(_ issue: Issue, answer: IssueSent, pass: SyncPass, in db: Database) throws {
+        guard answer.serverID != 0 else { return }
+        try service.store.markCreated(
+            db, localID: issue.localID, serverID: answer.serverID, inspectionServerID: answer.inspectionServerID,
+            at: pass.clock.now)
+    }
+
+    /// The local photo paths cleared.
     func recordSent(_ issue: Issue, answer: IssueSent, pass: SyncPass, in db: Database) throws {
-        if answer.serverID != 0 {
-            try service.store.markCreated(
-                db, localID: issue.localID, serverID: answer.serverID, inspectionServerID: answer.inspectionServerID,
-                at: pass.clock.now)
-        }
         try service.store.recordSynced(db, localID: issue.localID)
     }
 

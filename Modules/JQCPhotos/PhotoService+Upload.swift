@@ -100,23 +100,21 @@ struct PhotoOutboxFeed: OutboxFeed {
         return .failed("The photo's file is missing on this device; discard the photo and take it again.")
     }
 
-    /// Uploads a pending photo and keeps the server's path in its own transaction, so it is never uploaded
-    /// twice even when telling its owner fails; a photo already uploaded is not sent again. That transaction
-    /// commits on the driver's record queue while the next request is out, ahead of this photo's record
-    /// (``/JQCSync/OutboxDriver/commitAhead(on:_:failed:)``, issue 17): the record (which writes the path
-    /// again before telling the owner) sees it. Should it fail, the record still writes the path; a kill
-    /// before either commits leaves the photo pending, uploaded again by the next pass (as a kill between
-    /// the reply and an inline commit always could).
+    /// Uploads a pending photo; a photo already uploaded is not sent again (its kept path is the answer).
     func send(_ photo: PendingPhoto, pass: SyncPass) async throws -> PhotoUploadReply {
         if photo.state == .uploaded, let path = photo.serverPath {
             return PhotoUploadReply(path: path, url: photo.serverURL)
         }
-        let reply = try await service.upload(photo)
-        let (store, logger) = (service.photoStore, service.logger)
-        OutboxDriver.commitAhead(
-            on: database, { db in try store.markUploaded(photo.id, path: reply.path, url: reply.url, in: db) },
-            failed: { error in logger.warning("photo \(photo.id): its server path is kept with its record: \(error)") })
-        return reply
+        return try await service.upload(photo)
+    }
+
+    /// Keeps the server's path (state `uploaded`) ahead of the record in the same transaction, so the photo
+    /// is never uploaded twice even when telling its owner fails (the record, which writes the path again
+    /// before telling the owner, then rolls back alone). A kill before that transaction commits leaves the
+    /// photo pending, uploaded again by the next pass (as a kill between any reply and its commit can).
+    func keepAnswer(_ photo: PendingPhoto, answer: PhotoUploadReply, pass: SyncPass, in db: Database) throws {
+        guard photo.state == .pending else { return }
+        try service.photoStore.markUploaded(photo.id, path: answer.path, url: answer.url, in: db)
     }
 
     /// Only an upload made in this pass counts as pushed (re-telling an owner does not).

@@ -17,8 +17,9 @@ import Synchronization
 ///    was; timeouts keep it pending uncounted; 5xx, 429 and local failures keep it pending and count a try
 ///    (the 5th fails it); any other 4xx fails it at once with the server's sentence.
 ///
-/// Pipelined (issue 17): the transaction recording a sent item (one per item, an fsync at synchronous=FULL)
-/// commits on a background queue while the next item's request is out; every write about the next item
+/// Pipelined (issue 17): the transaction recording a sent item (one per item, an fsync at synchronous=FULL:
+/// the feed's ``OutboxFeed/keepAnswer(_:answer:pass:in:)``, then the record in a savepoint) commits on a
+/// background queue while the next item's request is out; every write about the next item
 /// (its synced record, a counted try, a failure, a waiting reason) comes after that commit, so items are
 /// still recorded one transaction each, in the feed's order, and the push returns (or throws) only once the
 /// last one is committed. A feed's ``OutboxFeed/readiness(of:)`` is therefore asked before the previous
@@ -113,14 +114,25 @@ public enum OutboxDriver {
         result.outcomes.append((item, outcome))
     }
 
-    /// Starts an accepted item's synced transaction (``OutboxTable/markSynced(_:_:at:)`` and the feed's
-    /// ``OutboxFeed/recordSent(_:answer:pass:in:)``) on ``commits``.
+    /// Starts an accepted item's synced transaction on ``commits``: the feed's
+    /// ``OutboxFeed/keepAnswer(_:answer:pass:in:)``, then in a savepoint ``OutboxTable/markSynced(_:_:at:)``
+    /// and the feed's ``OutboxFeed/recordSent(_:answer:pass:in:)``. When the savepoint fails, only it rolls
+    /// back: what was kept commits, and the record's error is the outcome.
     private static func record<Feed: OutboxFeed>(_ sent: Sent<Feed>, pass: SyncPass) -> Recording {
         Recording {
+            var recordFailure: (any Error)?
             try sent.feed.database.write { db in
-                try sent.feed.table.markSynced(db, sent.item.outboxKeys, at: pass.clock.now)
-                try sent.feed.recordSent(sent.item, answer: sent.answer, pass: pass, in: db)
+                try sent.feed.keepAnswer(sent.item, answer: sent.answer, pass: pass, in: db)
+                do {
+                    try db.transaction { db in
+                        try sent.feed.table.markSynced(db, sent.item.outboxKeys, at: pass.clock.now)
+                        try sent.feed.recordSent(sent.item, answer: sent.answer, pass: pass, in: db)
+                    }
+                } catch {
+                    recordFailure = error
+                }
             }
+            if let recordFailure { throw recordFailure }
         }
     }
 
@@ -200,25 +212,6 @@ public enum OutboxDriver {
     /// The queue the synced transactions commit on while the next request is out (one at a time: the driver
     /// waits for each before it writes anything else).
     static let commits = DispatchQueue(label: "jqc.outbox.commits", qos: .userInitiated)
-
-    /// Commits `write` (its own transaction on `database`) on the queue the records commit on, without waiting:
-    /// for a feed's ``OutboxFeed/send(_:pass:)`` to keep what the server answered (a photo's server path)
-    /// while the next request is out (issue 17). It commits after every record already started and before the
-    /// record of the item being sent, which starts only once `send` has returned; so that record, and every
-    /// write the driver makes after it, sees it. A failure (the transaction rolled back) is handed to
-    /// `failed`, on that queue; the item's record runs either way.
-    /// - Parameters:
-    ///   - database: the store to write.
-    ///   - write: the transaction's work.
-    ///   - failed: told the error when the transaction failed.
-    public static func commitAhead(
-        on database: DatabaseQueue, _ write: @escaping @Sendable (Database) throws -> Void,
-        failed: @escaping @Sendable (any Error) -> Void
-    ) {
-        commits.async {
-            do { try database.write(write) } catch { failed(error) }
-        }
-    }
 }
 
 /// An item the server accepted, with its answer, whose record is still to be written.

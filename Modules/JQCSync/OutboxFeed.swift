@@ -51,9 +51,18 @@ public protocol OutboxFeed: Sendable {
     /// only local bookkeeping was left). Default: `true`.
     func countsAsPushed(_ item: Item) -> Bool
 
+    /// What must be kept of a sent item's answer even when its record fails, so the item is never sent
+    /// twice (a photo's server path, a created issue's server id). Written first in the one transaction
+    /// that records the item; the record itself (the outbox columns and ``recordSent(_:answer:pass:in:)``)
+    /// follows in a savepoint, so a record that fails rolls back alone and this write still commits — one
+    /// commit (one fsync at synchronous=FULL) per sent item either way (issue 17). Default: nothing.
+    /// - Throws: any error; the whole transaction rolls back (nothing kept) and the failure counts as a try.
+    func keepAnswer(_ item: Item, answer: Answer, pass: SyncPass, in db: Database) throws
+
     /// The feature's own writes for a sent item (its server id, a mirrored reply), in the transaction
     /// that marks it synced (after the outbox columns are written). Default: nothing.
-    /// - Throws: any error; the transaction rolls back and the failure counts as a try.
+    /// - Throws: any error; the record rolls back (what ``keepAnswer(_:answer:pass:in:)`` wrote stays) and
+    ///   the failure counts as a try.
     func recordSent(_ item: Item, answer: Answer, pass: SyncPass, in db: Database) throws
 
     /// Work after the synced transaction commits (e.g. releasing photo files). Failures are logged, never
@@ -73,6 +82,8 @@ extension OutboxFeed {
     public func readiness(of item: Item) throws -> OutboxReadiness { .ready }
     /// Always counted.
     public func countsAsPushed(_ item: Item) -> Bool { true }
+    /// Nothing.
+    public func keepAnswer(_ item: Item, answer: Answer, pass: SyncPass, in db: Database) throws {}
     /// Nothing.
     public func recordSent(_ item: Item, answer: Answer, pass: SyncPass, in db: Database) throws {}
     /// Nothing.

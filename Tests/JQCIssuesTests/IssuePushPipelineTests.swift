@@ -8,8 +8,9 @@ import Testing
 
 @testable import JQCIssues
 
-/// The issues push keeps what the server answered in its own transaction, off the request path (issue 17).
-@Suite("Issue push: the server id commits ahead of the record (issue 17)")
+/// The issues push keeps what the server answered ahead of the record, in the record's one transaction: kept
+/// when the record fails (issue 17).
+@Suite("Issue push: the server id is kept ahead of the record, in its transaction (issue 17)")
 struct IssuePushPipelineTests {
     @Test("a photo-less issue whose record fails keeps its server id: the next pass records it, never POSTs again")
     func recordFailureKeepsServerID() async throws {

@@ -8,9 +8,9 @@ import Testing
 
 private let uploadPath = "/api/v1/photos/upload"
 
-/// The photos stage keeps each server path in its own transaction, committed while the next upload is out,
-/// ahead of the photo's record (issue 17).
-@Suite("Photo upload: the server path commits ahead of the record (issue 17)")
+/// The photos stage keeps each server path ahead of the photo's record, in the record's one transaction,
+/// committed while the next upload is out (issue 17).
+@Suite("Photo upload: the server path is kept ahead of the record, in its transaction (issue 17)")
 struct PhotoUploadPipelineTests {
     @Test("photos uploaded one after another are each settled with their own path, their owner told once each")
     func eachSettledWithItsPath() async throws {

@@ -35,6 +35,10 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
     let failReadinessOf = Mutex<Set<String>>([])
     /// What happened, in order: `send X`, `record X sees [synced letters another connection sees]`, `committed X`.
     let events = Mutex<[String]>([])
+    /// When set, ``keepAnswer(_:answer:pass:in:)`` keeps each answer in `kept_id` (as the photos feed keeps a
+    /// server path) and each record logs `keep X: here <kept_id in its transaction>, committed [<letters another
+    /// connection sees kept>]`.
+    let keepsAnswers = Mutex(false)
     /// A letter whose record waits (up to 10 s) until the named letter has been sent.
     let holdRecording = Mutex<(letter: String, until: String)?>(nil)
     private let sendStarted = Mutex<[String: DispatchSemaphore]>([:])
@@ -56,8 +60,8 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
         migrator.registerMigration(namespace: "letters", "1-create") { db in
             try db.execute(
                 """
-                CREATE TABLE letters (id TEXT PRIMARY KEY NOT NULL, server_id INTEGER, blocked TEXT, doomed TEXT,
-                    refused_note TEXT, updated_at TEXT, \(OutboxTable.columns))
+                CREATE TABLE letters (id TEXT PRIMARY KEY NOT NULL, server_id INTEGER, kept_id INTEGER, blocked TEXT,
+                    doomed TEXT, refused_note TEXT, updated_at TEXT, \(OutboxTable.columns))
                 """)
         }
         table.registerMigrations(namespace: "letters", in: &migrator)
@@ -88,6 +92,11 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
                 Letter(id: $0["id"] ?? "", serverID: $0["server_id"], outbox: OutboxState(row: $0))
             }
         }
+    }
+
+    /// The answer kept for `id` (`kept_id`), as committed.
+    func kept(_ id: String) throws -> Int? {
+        try database.read { db in try db.scalar("SELECT kept_id FROM letters WHERE id = ?", [id]) }
     }
 
     func refusedNote(_ id: String) throws -> String? {
@@ -143,10 +152,21 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
             }
         }
         events.withLock { $0.append("record \(item.id) sees \(committedElsewhere())") }
+        if keepsAnswers.withLock({ $0 }) {
+            let here: Int? = try db.scalar("SELECT kept_id FROM letters WHERE id = ?", [item.id])
+            events.withLock {
+                $0.append("keep \(item.id): here \(here.map(String.init) ?? "none"), committed \(keptElsewhere())")
+            }
+        }
         if failRecording.withLock({ $0 }) || failRecordingOf.withLock({ $0.contains(item.id) }) {
             throw TestFailure(failure: .local("the store is full"))
         }
         try db.execute("UPDATE letters SET server_id = ? WHERE id = ?", [answer, item.id])
+    }
+
+    func keepAnswer(_ item: Letter, answer: Int, pass: SyncPass, in db: Database) throws {
+        guard keepsAnswers.withLock({ $0 }) else { return }
+        try db.execute("UPDATE letters SET kept_id = ? WHERE id = ?", [answer, item.id])
     }
 
     func sentCommitted(_ item: Letter, answer: Int) throws { events.withLock { $0.append("committed \(item.id)") } }
@@ -170,14 +190,20 @@ extension LetterStore {
     /// The synced letters as a second connection sees them: what has been committed, not what the current
     /// transaction holds.
     fileprivate func committedElsewhere() -> [String] {
+        seenElsewhere("SELECT id FROM letters WHERE sync_status = 'synced' ORDER BY rowid")
+    }
+
+    /// The letters with a kept answer, as a second connection sees them.
+    fileprivate func keptElsewhere() -> [String] {
+        seenElsewhere("SELECT id FROM letters WHERE kept_id IS NOT NULL ORDER BY rowid")
+    }
+
+    /// The ids `sql` selects on a second connection.
+    private func seenElsewhere(_ sql: String) -> [String] {
         do {
             let observer = try DatabaseQueue(path: database.path)
             defer { observer.close() }
-            return try observer.read { db in
-                try db.fetchAll("SELECT id FROM letters WHERE sync_status = 'synced' ORDER BY rowid").map {
-                    $0["id"] ?? ""
-                }
-            }
+            return try observer.read { db in try db.fetchAll(sql).map { $0["id"] ?? "" } }
         } catch {
             return ["unreadable: \(error)"]
         }

@@ -42,6 +42,31 @@ struct OutboxPipelineTests {
         #expect(try ["a", "b", "c"].allSatisfy { try store.letter($0)?.outbox.status == .synced })
     }
 
+    @Test("what the server answered is kept in the record's one transaction: committed with it, alone when it fails")
+    func keptAnswerCommitsWithTheRecord() async throws {
+        let store = try LetterStore()
+        store.keepsAnswers.withLock { $0 = true }
+        for id in ["a", "b"] { try store.add(id) }
+        store.answer("a", .accept(serverID: 1))
+        store.answer("b", .accept(serverID: 2))
+        store.failRecordingOf.withLock { $0 = ["a"] }
+        let result = try await OutboxDriver.push(store, pass: explicitPass())
+        #expect(result.outcomes.map(\.outcome) == [.deferred("the store is full"), .pushed])
+        // a's record rolled back alone: the item is pending with a counted try, its answer kept.
+        #expect(try store.letter("a")?.outbox.status == .pending)
+        #expect(try store.letter("a")?.outbox.attempts == 1)
+        #expect(try store.letter("a")?.serverID == nil)
+        #expect(try store.kept("a") == 1)
+        #expect(try store.letter("b")?.outbox.status == .synced)
+        #expect(try store.kept("b") == 2)
+        // Each record sees its own kept answer, which no other connection sees yet (one transaction, one commit);
+        // a's was committed before b's record although a's record failed.
+        #expect(
+            store.events.withLock { $0 }.filter { $0.hasPrefix("keep ") } == [
+                "keep a: here 1, committed []", "keep b: here 2, committed [\"a\"]",
+            ])
+    }
+
     @Test("the next request goes out while the previous item's record is still committing")
     func overlap() async throws {
         let store = try LetterStore()
