@@ -131,8 +131,12 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   `save(localID:)`, against a bare single-row `INSERT` on the same connection, interleaved, each its own
   transaction, with `AppConfiguration.synchronous` FULL and NORMAL (seam `InspectionWriteWorkload`,
   Tooling/jqc-bench/EngineWriteWorkload.swift). One row per cell and mode; its ratio is the worse of answer
-  and save (both in the note). The answer reads the row's status and `schema_hash` only, takes the parsed
-  schema from the schema cache and patches the one answer with `json_set`; `save` touches `updated_at`.
+  and save (both in the note). Each cell runs 5 rounds of 10,000 samples, the three operations side by side
+  in every round, and the row shows the round whose ratio is the median (every round's ratio is in the
+  note): one round's p99 of a 15 µs operation is set by the host's stalls (the "Machine stalls" rows) and
+  moves by ±30 % between identical rounds. The answer reads the draft's answers key and `schema_hash` from
+  the open-drafts covering index, takes the parsed schema from the schema cache and writes the one answer
+  as its row of `inspection_answers`; `save` touches `updated_at`.
 - **Shell cold start** — the release `jqc-shell` as a fresh process (posix_spawn → exit), with the
   10,000-inspection store in its data directory: `-c "echo ready"`, the offline tool `score` (never starts a
   server), and `whoami` which builds the engine the prompt waits for (store opened and migrated, session
@@ -175,8 +179,10 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   Against one `curl -K` process sending the same N bodies to another fresh server, each on its own
   connection (`Connection: close`): the engine's connection policy for a non-idempotent `POST` (CurlTransport
   never lets libcurl re-send one), so both sides pay the same handshakes; the same curl on one kept-alive
-  connection is in the note (the ratio against it too). Each size runs 3 rounds (the engine, then curl, on
-  fresh servers each time) and each side's median is compared; every round's figures are in the note. An
+  connection is in the note (the ratio against it too). Each size runs 5 rounds (the engine, then curl, on
+  fresh servers each time), the rounds going through the sizes in turn (100, 1,000, 3,000, 100, …) so a
+  slower stretch of the host falls on every size alike, and each side's median is compared; every round's
+  figures are in the note. An
   information row repeats the 1,000-item engine runs at synchronous=NORMAL (the mark-synced fsyncs' share). Targets:
   ≤ 1.15× curl at 1,000, and the engine's time per item flat: largest ÷ smallest ≤ 1.20.
 - **Shell cold start, real store** (issue 17) — the release `jqc-shell` as 20 fresh processes (p50) over a
@@ -224,10 +230,12 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   `InspectionPushStage.payload`, the server's photo paths in field 9) against another fresh dev server, on
   the engine's connections (each upload, inspection and issue `POST` on its own, `Connection: close`); the
   same curl all kept alive is in the note.
+  Each inspection also carries one flagged issue, POSTed after it (curl sends the same issue bodies last).
   The engine's pass also runs its pull stages (reference, assigned issues, notifications, dashboard: a few
-  GETs curl does not send). The information row repeats the engine run with synchronous=NORMAL, which
-  splits the local commits' fsyncs from the client's own cost. Issues are not queued yet: seam
-  `SyncBench.issues` (Tooling/jqc-bench/SyncBench.swift) says how to add 1,000 flagged issues and their POSTs.
+  GETs curl does not send); the note gives each stage's time. 3 rounds (the engine, then curl, on fresh
+  servers), and the row shows the round whose ratio is the median (every round's ratio is in the note). The
+  information row repeats the engine run once with synchronous=NORMAL, which splits the local commits'
+  fsyncs from the client's own cost.
 - **Form over a 1 MiB answer** (issue 14; target < 1 s, no reference) — `FormRenderer.render` in-process, grid at
   120 columns and stacked at 100, on one unbroken 1 MiB word and on 1 MiB of prose holding tabs and escape
   sequences (each answer shows at most 20 lines and says how many characters are left); and the release
@@ -244,27 +252,30 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   their time. They are AtomicFile's crash guarantee (after a crash, the old file or the new one, never a
   torn one; and the new name is on disk before the import returns), so they stay; the plain-write row,
   measured in the same rounds, shows the work itself.
-- **Local writes (answer / save growth rows)**: the store's size costs nothing (10,000 and 100,000
-  inspections give the same figures: the answer reads the row's status and `schema_hash` by primary key and
-  the schema comes from the cache), and at FULL the fsync is most of every commit, so the rows sit near 1×
-  whatever the form. At NORMAL the answer's own work shows: its p50 still grows with the form (about 20 µs
-  at 10 fields, 25–30 µs at 100, 60–100 µs at 1,000, against a bare commit of 11–16 µs), because
-  `json_set` parses and re-renders the whole `form_data` and the `UPDATE` rewrites its record (18 KiB at
-  1,000 answered fields, five overflow pages). The pinned schema no longer adds to it: it is stored once per
-  hash in `inspection_schemas`, not in the row (before that, a 1,000-field draft's 90 KiB schema was
-  rewritten by every answer and every save). On a loaded machine the NORMAL p99s are single stalls of
-  milliseconds (see the p50s in the notes). Next step (JQCInspections): an answers table with one row per
-  field, so one answer writes one small row and its cost no longer depends on the form; `form_data` built
-  from it where a whole form is read (submit, push, `form`).
+- **Local writes (answer / save growth rows)**, when a NORMAL cell misses: the store's size costs nothing
+  and at FULL the fsync is most of every commit, so those rows sit near 1×. At NORMAL an answer writes one
+  row of `inspection_answers` (keyed by an integer per draft) and makes the same system calls as the bare
+  commit — strace of 300 samples per form: 6 `fcntl` (SQLite's locks) and 2 `pwrite` (one WAL frame) per
+  operation for answer, save and bare alike — so what separates them is CPU: about 20,000 instructions for
+  the draft's key and hash, the cached schema's field, the value's check and the row's upsert (callgrind),
+  about 4–6 µs over a bare commit of 10–14 µs at p50. The p99 of such a short operation is where this
+  host's stalls begin (a busy loop sees 370–390 gaps a second over 10 µs, a median gap of 26–45 µs):
+  about 1.5–2 % of the answers and 1 % of the bare commits meet one, so their p99s are two points on the
+  stall distribution and their ratio moves by ±30 % between identical rounds (hence the median of 5).
+  Tried on 2026-12-03 and left out, as neither moved the p50s beyond the noise: remembering each draft's
+  key and hash in memory and checking them in the upsert's own statement (one statement instead of two),
+  and a larger page cache (`cache_size` 8 MiB).
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — one local commit
   when a photo settles (server path into the answer) and one when an inspection is marked synced (an fsync
   each at FULL; the NORMAL information row shows that share), a fresh connection for every `POST`
   (`freshConnectionForNonIdempotent`: photo uploads, inspection and issue POSTs — CONTRACT.md: the client
   must not rely on the (ext) `local_id` dedupe, so libcurl never re-sends one; curl pays the same), the
   photo gate read, plus the pull stages. Since issue 17 each synced record commits while the next request
-  is out (a photo's server path and a photo-less issue's server id too, ahead of their records), the push
-  list is read without the schemas, and the issue and photo stages read an inspection's sync state, not the
-  whole row. Next step: mark a batch synced in one commit.
+  is out, in one transaction per item that also keeps what must survive a failed record (a photo's server
+  path, an issue's server id: `OutboxFeed.keepAnswer`; they had a commit of their own until 2026-12-03, 5
+  fsyncs per inspection instead of 3), the push list is read without the schemas, and the issue and photo
+  stages read an inspection's sync state, not the whole row. Next step: mark a batch synced in one commit
+  (a change in what a crash can cost: several items sent again instead of one).
 - **Transport overhead (`GET /auth/me`)**, when it misses: the wall ratio swings with the other sessions'
   load far more than the client's cost does — three full runs on 2026-12-02 gave 0.79× (load 8.4 → 9.7),
   0.93× (8.4 → 3.0) and 1.57× (3.9 → 3.6), while callgrind's count per request (load-independent) fell

@@ -15,16 +15,18 @@ import JQCStorage
 ///
 /// Per item: the timed pass minus one pass with nothing pending (the pull stages' fixed cost, measured right
 /// after on the same engine), over N; curl's time over N. Each size runs ``rounds`` times side by side, and each
-/// side's median is compared (curl's own time per item swings by ±20 % between runs on a shared machine). Targets: the engine's time per item flat within
-/// 20 % across the sizes (largest ÷ smallest ≤ 1.2), and ≤ 1.15× curl at 1,000.
+/// side's median is compared (curl's own time per item swings by ±20 % between runs on a shared machine). The
+/// rounds go through the sizes in turn (100, 1,000, 3,000, 100, …), so a stretch of time when the host runs
+/// slower falls on every size alike rather than on the size measured then. Targets: the engine's time per
+/// item flat within 20 % across the sizes (largest ÷ smallest ≤ 1.2), and ≤ 1.15× curl at 1,000.
 struct SyncGrowthBench {
     let devserver: String
     let work: URL
     let serverWork: URL
     let sizes: [Int]
 
-    /// Rounds per size (the engine's and curl's medians are compared).
-    static let rounds = 3
+    /// Rounds per size (odd; the engine's and curl's medians are compared).
+    var rounds = 5
 
     /// One size's figures, in seconds.
     struct Figures {
@@ -59,11 +61,16 @@ struct SyncGrowthBench {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         // Each size is measured `rounds` times, the engine and curl side by side in every round, and each
         // side's median taken: the reference alone swings by ±20 % between runs on a shared machine.
+        var runsBySize: [Int: [Figures]] = [:]
+        for round in 1...max(rounds, 1) {
+            for size in sizes {
+                runsBySize[size, default: []].append(try await measure(size, curl: curl, round: round))
+            }
+        }
         var figures: [Figures] = []
         var roundNotes: [Int: String] = [:]
         for size in sizes {
-            var runs: [Figures] = []
-            for round in 1...Self.rounds { runs.append(try await measure(size, curl: curl, round: round)) }
+            guard let runs = runsBySize[size], !runs.isEmpty else { continue }
             figures.append(Figures.median(of: runs))
             roundNotes[size] = runs.map { "\(format(ms: $0.perItem)) vs \(format(ms: $0.curlFreshPerItem))" }
                 .joined(separator: ", ")
@@ -78,7 +85,7 @@ struct SyncGrowthBench {
                 + "a fresh connection as the engine sends them (CONTRACT.md: a non-idempotent POST is never "
                 + "re-sent by a layer below the outbox), \(format(ms: figure.curl)) on one kept-alive connection "
                 + "(\(format(ratio: figure.perItem / figure.curlPerItem)) of that); fresh dev servers; medians of "
-                + "\(Self.rounds) rounds, per item ours vs curl fresh: \(roundNotes[figure.items] ?? "")"
+                + "\(rounds) rounds (sizes in turn), per item ours vs curl fresh: \(roundNotes[figure.items] ?? "")"
             let name = "Sync growth: \(figure.items) inspections (one POST each)"
             let ours = "\(format(ms: figure.perItem)) per item"
             let reference = "curl -K, a connection per POST: \(format(ms: figure.curlFreshPerItem)) per item"
@@ -90,7 +97,7 @@ struct SyncGrowthBench {
                 // Information: the same engine runs with synchronous=NORMAL (no fsync per mark-synced commit),
                 // against the same curl median: the share of the gap that is the local commits' fsyncs.
                 var normal: [Figures] = []
-                for round in 1...Self.rounds {
+                for round in 1...max(rounds, 1) {
                     normal.append(try await measure(figure.items, curl: curl, round: round, synchronous: .normal))
                 }
                 let median = Figures.median(of: normal)
@@ -100,7 +107,7 @@ struct SyncGrowthBench {
                         ours: "\(format(ms: median.perItem)) per item", reference: reference,
                         ratio: format(ratio: median.perItem / figure.curlFreshPerItem), target: "info", verdict: .info,
                         note: "AppConfiguration.synchronous = .normal, otherwise as the row above (median of "
-                            + "\(Self.rounds) rounds: "
+                            + "\(rounds) rounds: "
                             + normal.map { format(ms: $0.perItem) }.joined(separator: ", ")
                             + "); splits the row above: the local commits' fsyncs vs the client"))
             } else {

@@ -81,7 +81,7 @@ func runBenchmarks(_ options: BenchOptions) async throws {
                 try await WriteBench(
                     devserver: devserver, work: work, serverWork: options.serverWork ?? work,
                     stores: quick ? [2_000, 10_000] : [10_000, 100_000], formSizes: [10, 100, 1_000],
-                    samples: quick ? 100 : 10_000
+                    samples: quick ? 100 : 10_000, rounds: quick ? 1 : 5
                 ).run())
         case "coldstart":
             // The engine-start row needs a server to name; a standalone dev server serves it.
@@ -106,7 +106,7 @@ func runBenchmarks(_ options: BenchOptions) async throws {
             emit(
                 try await SyncGrowthBench(
                     devserver: devserver, work: work, serverWork: options.serverWork ?? work,
-                    sizes: quick ? [30, 100, 300] : [100, 1_000, 3_000]
+                    sizes: quick ? [30, 100, 300] : [100, 1_000, 3_000], rounds: quick ? 3 : 5
                 ).run())
         case "nochange":
             emit(
@@ -133,7 +133,7 @@ func runBenchmarks(_ options: BenchOptions) async throws {
             emit(
                 try await SyncBench(
                     devserver: devserver, work: work, serverWork: options.serverWork ?? work,
-                    inspections: quick ? 100 : 1_000
+                    inspections: quick ? 100 : 1_000, rounds: quick ? 1 : 3
                 ).run())
         }
     }
