@@ -58,8 +58,11 @@ public struct Logger: Sendable {
     /// Logs `message` at ``LogLevel/error`` (built only when the level is enabled; redacted).
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
 
-    /// `text` with secrets replaced by `[REDACTED]`.
+    /// `text` with secrets replaced by `[REDACTED]`. A line that holds none of what the patterns look for
+    /// (``mayHoldSecret(_:)``) is returned as it is, without running them: the five regular expressions
+    /// cost ~100 µs a line (an `info` line per uploaded photo, issue 17), the byte scan well under one.
     public static func redact(_ text: String) -> String {
+        guard mayHoldSecret(text) else { return text }
         var result = text
         for pattern in redactionPatterns {
             result = result.replacing(pattern.regex) { match in
@@ -67,6 +70,44 @@ public struct Logger: Sendable {
             }
         }
         return result
+    }
+
+    /// Whether `text` may hold something a redaction pattern matches: `bearer`, `password` or `token` in any
+    /// ASCII case, `eyJ` (a JWT's start), a run of 64 lowercase hex digits — or any non-ASCII byte, where
+    /// case-insensitive matching may fold other letters onto these (the patterns then decide).
+    static func mayHoldSecret(_ text: String) -> Bool {
+        var hexRun = 0
+        // The last eight bytes, the newest lowest: as typed, and with ASCII letters folded to lower case.
+        var typed: UInt64 = 0
+        var folded: UInt64 = 0
+        for byte in text.utf8 {
+            if byte >= 0x80 { return true }
+            let isHex = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
+            hexRun = isHex ? hexRun + 1 : 0
+            if hexRun >= 64 { return true }
+            typed = typed << 8 | UInt64(byte)
+            folded = folded << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            if typed & 0xFF_FFFF == Trigger.jwt || folded & 0xFF_FFFF_FFFF == Trigger.token
+                || folded & 0xFFFF_FFFF_FFFF == Trigger.bearer || folded == Trigger.password
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The triggers of ``mayHoldSecret(_:)``, packed as its windows hold them (first byte highest).
+    private enum Trigger {
+        static let jwt = packed("eyJ")
+        static let token = packed("token")
+        static let bearer = packed("bearer")
+        static let password = packed("password")
+
+        private static func packed(_ text: StaticString) -> UInt64 {
+            var value: UInt64 = 0
+            for index in 0..<text.utf8CodeUnitCount { value = value << 8 | UInt64(text.utf8Start[index]) }
+            return value
+        }
     }
 
     private struct Pattern: @unchecked Sendable {  // because: Regex is immutable after construction.

@@ -78,6 +78,33 @@ struct LoggerTests {
         #expect(!line.contains(refresh))
         #expect(line.contains("[REDACTED]"))
     }
+
+    @Test(
+        "the scan that lets a plain line skip the patterns finds every trigger, in any case",
+        arguments: [
+            ("Authorization: BEARER abc.def", "Authorization: BEARER [REDACTED]"),
+            ("sent with bearer xyz", "sent with bearer [REDACTED]"),
+            (#"{"PassWord": "hunter2"}"#, #"{[REDACTED]}"#),
+            (#"{"Token":"t0k"}"#, #"{[REDACTED]}"#),
+            ("login?PASSWORD=hunter2&user=alex", "login?[REDACTED]&user=alex"),
+            ("refresh_TOKEN=abc", "[REDACTED]"),
+            ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjd9.c2ln seen", "jwt [REDACTED] seen"),
+            ("key " + String(repeating: "0f", count: 32) + " end", "key [REDACTED] end"),
+        ])
+    func scanFindsEveryTrigger(line: String, redacted: String) {
+        #expect(Logger.mayHoldSecret(line))
+        #expect(Logger.redact(line) == redacted)
+    }
+
+    @Test("a line with none of the triggers is left as it is, and said to hold none")
+    func plainLineUntouched() {
+        let line =
+            "photo 3f2a9c1e uploaded as uploads/inspection_photos/abc123.jpg for inspection 9c8b (tok en, pass word)"
+        #expect(!Logger.mayHoldSecret(line))
+        #expect(Logger.redact(line) == line)
+        #expect(!Logger.mayHoldSecret(String(repeating: "ab", count: 31) + "a"))
+        #expect(Logger.mayHoldSecret("Zoë"))
+    }
 }
 
 @Suite("ManualClock")
