@@ -33,7 +33,7 @@ struct SyncBench {
     let inspections: Int
 
     /// Rounds (odd): each runs the engine and then curl on fresh servers, and the round whose ratio is the
-    /// median is reported (every round's ratio is in the note), as one round's 3 s swing by ±30 % on a shared VM.
+    /// median is reported (every round's ratio is in the note): one round's 3 s move by ±30 % on a shared VM.
     var rounds = 3
 
     /// Issues queued per inspection.
@@ -133,6 +133,7 @@ struct SyncBench {
         let issueBodies: [JSONValue]
         /// The timed passes, in seconds.
         let elapsed: Double
+        /// The explicit passes it took until nothing was pending.
         let passes: Int
         /// Each stage's time in the timed passes (`photos 1.21 s, inspections 1.43 s, …`), as the passes report.
         let stageTimes: String
