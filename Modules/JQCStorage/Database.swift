@@ -140,6 +140,14 @@ public final class Database {
         }
     }
 
+    /// The WAL file's path as SQLite names it (`sqlite3_filename_wal`), or `nil` for an in-memory or temporary
+    /// store.
+    var walPath: String? {
+        guard let name = sqlite3_db_filename(handle, "main"), name.pointee != 0 else { return nil }
+        guard let wal = sqlite3_filename_wal(name) else { return nil }
+        return String(cString: wal)
+    }
+
     /// The rowid of the last successful `INSERT` on this connection.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

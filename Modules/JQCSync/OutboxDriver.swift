@@ -17,15 +17,22 @@ import Synchronization
 ///    was; timeouts keep it pending uncounted; 5xx, 429 and local failures keep it pending and count a try
 ///    (the 5th fails it); any other 4xx fails it at once with the server's sentence.
 ///
-/// Pipelined (issue 17): the transaction recording a sent item (one per item, an fsync at synchronous=FULL:
-/// the feed's ``OutboxFeed/keepAnswer(_:answer:pass:in:)``, then the record in a savepoint) commits on a
-/// background queue while the next item's request is out; every write about the next item
-/// (its synced record, a counted try, a failure, a waiting reason) comes after that commit, so items are
-/// still recorded one transaction each, in the feed's order, and the push returns (or throws) only once the
-/// last one is committed. A feed's ``OutboxFeed/readiness(of:)`` is therefore asked before the previous
-/// item's record is committed (it must not depend on it). A crash before that commit loses nothing: the item
-/// is still pending and is sent again by the next pass, exactly as after a crash between a reply and its
-/// record without the overlap.
+/// Pipelined (issue 17): the transaction recording a sent item (one per item: the feed's
+/// ``OutboxFeed/keepAnswer(_:answer:pass:in:)``, then the record in a savepoint) commits on a background queue
+/// while the next item's request is out; every write about the next item (its synced record, a counted try, a
+/// failure, a waiting reason) comes after that commit, so items are still recorded one transaction each, in
+/// the feed's order. A feed's ``OutboxFeed/readiness(of:)`` is therefore asked before the previous item's
+/// record is committed (it must not depend on it). A crash before that commit loses nothing: the item is still
+/// pending and is sent again by the next pass, exactly as after a crash between a reply and its record without
+/// the overlap.
+///
+/// Group commit (issue 17): a record is written with ``/JQCStorage/DatabaseQueue/writeWithGroupCommit(_:)`` —
+/// committed without waiting for its own fsync, flushed by one `fdatasync` together with the records committed
+/// around it. A crash or `kill -9` of the process loses no committed record; a power cut may undo the records
+/// of the last flush's time (~1 ms), which are then sent again, as the item whose reply a crash cut off is —
+/// the window is the one the overlap already had. Whatever a record makes unneeded
+/// (``OutboxFeed/sentCommitted(_:answer:)``: an issue's local photo files) waits until the record is on disk,
+/// and the push returns only once every record is.
 ///
 /// A failed item is never retried automatically; ``/JQCStorage/OutboxTable/retry(_:_:at:)`` puts it back.
 public enum OutboxDriver {
@@ -38,6 +45,7 @@ public enum OutboxDriver {
         var result = OutboxPushResult<Feed.Item>(report: StageReport(), outcomes: [])
         try feed.prepare(pass)
         var sent: Sent<Feed>?  // the last item the server accepted, its record not written yet
+        var afterDisk = AfterDisk(database: feed.database)  // sentCommitted calls waiting for their record's flush
         do {
             for item in try feed.pendingItems() {
                 if Task.isCancelled { throw SyncStopError(.cancelled, "Sync was cancelled; everything stays queued.") }
@@ -47,7 +55,9 @@ public enum OutboxDriver {
                     let recording = previous.map { record($0, pass: pass) }
                     let reply: Result<Feed.Answer, any Error>
                     do { reply = .success(try await feed.send(item, pass: pass)) } catch { reply = .failure(error) }
-                    if let previous, let recording { try await settle(previous, recording, pass: pass, into: &result) }
+                    if let previous, let recording {
+                        try await settle(previous, recording, pass: pass, into: &result, afterDisk: &afterDisk)
+                    }
                     switch reply {
                     case .success(let answer):
                         sent = Sent(feed: feed, item: item, answer: answer, accepted: feed.countsAsPushed(item))
@@ -55,22 +65,30 @@ public enum OutboxDriver {
                         count(item, try settleFailure(error, item: item, feed: feed, pass: pass), into: &result)
                     }
                 case .wait(let reason):
-                    if let previous = sent.take() { try await settle(previous, pass: pass, into: &result) }
+                    if let previous = sent.take() {
+                        try await settle(previous, pass: pass, into: &result, afterDisk: &afterDisk)
+                    }
                     try wait(item, reason: reason, feed: feed)
                     count(item, .waiting(reason), into: &result)
                 case .fail(let reason):
-                    if let previous = sent.take() { try await settle(previous, pass: pass, into: &result) }
+                    if let previous = sent.take() {
+                        try await settle(previous, pass: pass, into: &result, afterDisk: &afterDisk)
+                    }
                     try fail(item, reason: reason, feed: feed, pass: pass)
                     count(item, .failed(reason), into: &result)
                 }
             }
         } catch {
             // A stop (or a store error) leaves the items after it as they were, but the one already accepted is
-            // recorded first: the server has it.
-            if let previous = sent.take() { try await settle(previous, pass: pass, into: &result) }
+            // recorded first: the server has it. Its files are released only once the records are on disk.
+            if let previous = sent.take() {
+                try await settle(previous, pass: pass, into: &result, afterDisk: &afterDisk)
+            }
+            try? await afterDisk.finish()
             throw error
         }
-        if let previous = sent.take() { try await settle(previous, pass: pass, into: &result) }
+        if let previous = sent.take() { try await settle(previous, pass: pass, into: &result, afterDisk: &afterDisk) }
+        try await afterDisk.finish()
         return result
     }
 
@@ -121,7 +139,7 @@ public enum OutboxDriver {
     private static func record<Feed: OutboxFeed>(_ sent: Sent<Feed>, pass: SyncPass) -> Recording {
         Recording {
             var recordFailure: (any Error)?
-            try sent.feed.database.write { db in
+            let (_, ticket) = try sent.feed.database.writeWithGroupCommit { db in
                 try sent.feed.keepAnswer(sent.item, answer: sent.answer, pass: pass, in: db)
                 do {
                     try db.transaction { db in
@@ -133,28 +151,33 @@ public enum OutboxDriver {
                 }
             }
             if let recordFailure { throw recordFailure }
+            return ticket
         }
     }
 
     /// Records an accepted item now (nothing else is out) and counts it, as ``settle(_:_:pass:into:)``.
     private static func settle<Feed: OutboxFeed>(
-        _ sent: Sent<Feed>, pass: SyncPass, into result: inout OutboxPushResult<Feed.Item>
+        _ sent: Sent<Feed>, pass: SyncPass, into result: inout OutboxPushResult<Feed.Item>, afterDisk: inout AfterDisk
     ) async throws {
-        try await settle(sent, record(sent, pass: pass), pass: pass, into: &result)
+        try await settle(sent, record(sent, pass: pass), pass: pass, into: &result, afterDisk: &afterDisk)
     }
 
     /// Waits for an accepted item's record to commit, then counts it: pushed, or — when the record could not
     /// be written — a counted local failure, so the item is tried again (the server dedupes on its local id)
-    /// instead of being lost.
+    /// instead of being lost. The feed's ``OutboxFeed/sentCommitted(_:answer:)`` runs once the record is on
+    /// disk (``AfterDisk``).
     private static func settle<Feed: OutboxFeed>(
-        _ sent: Sent<Feed>, _ recording: Recording, pass: SyncPass, into result: inout OutboxPushResult<Feed.Item>
+        _ sent: Sent<Feed>, _ recording: Recording, pass: SyncPass, into result: inout OutboxPushResult<Feed.Item>,
+        afterDisk: inout AfterDisk
     ) async throws {
         switch await recording.committed() {
-        case .success:
-            do {
-                try sent.feed.sentCommitted(sent.item, answer: sent.answer)
-            } catch {
-                pass.logger.warning("after sending \(sent.feed.table.name) \(sent.item.outboxKeys): \(error)")
+        case .success(let ticket):
+            afterDisk.add(ticket) {
+                do {
+                    try sent.feed.sentCommitted(sent.item, answer: sent.answer)
+                } catch {
+                    pass.logger.warning("after sending \(sent.feed.table.name) \(sent.item.outboxKeys): \(error)")
+                }
             }
             count(sent.item, .pushed, accepted: sent.accepted, into: &result)
         case .failure(let error):
@@ -236,10 +259,10 @@ extension Optional {
 private final class Recording: Sendable {
     private let state = Mutex<RecordingState>(.running)
 
-    init(_ commit: @escaping @Sendable () throws -> Void) {
+    init(_ commit: @escaping @Sendable () throws -> CommitTicket) {
         OutboxDriver.commits.async { [self] in
-            let outcome = Result<Void, any Error> { try commit() }
-            let waiting = state.withLock { state -> CheckedContinuation<Result<Void, any Error>, Never>? in
+            let outcome = Result<CommitTicket, any Error> { try commit() }
+            let waiting = state.withLock { state -> CheckedContinuation<Result<CommitTicket, any Error>, Never>? in
                 defer { state = .done(outcome) }
                 if case .awaited(let continuation) = state { return continuation }
                 return nil
@@ -248,11 +271,12 @@ private final class Recording: Sendable {
         }
     }
 
-    /// The commit's outcome, once it has happened (at once when it already has: no suspension).
-    func committed() async -> Result<Void, any Error> {
+    /// The commit's outcome (its group-commit ticket), once it has happened (at once when it already has: no
+    /// suspension).
+    func committed() async -> Result<CommitTicket, any Error> {
         if case .done(let outcome) = state.withLock({ $0 }) { return outcome }
         return await withCheckedContinuation { continuation in
-            let outcome = state.withLock { state -> Result<Void, any Error>? in
+            let outcome = state.withLock { state -> Result<CommitTicket, any Error>? in
                 if case .done(let outcome) = state { return outcome }
                 state = .awaited(continuation)
                 return nil
@@ -265,6 +289,41 @@ private final class Recording: Sendable {
 /// Where a ``Recording``'s commit is.
 private enum RecordingState {
     case running
-    case awaited(CheckedContinuation<Result<Void, any Error>, Never>)
-    case done(Result<Void, any Error>)
+    case awaited(CheckedContinuation<Result<CommitTicket, any Error>, Never>)
+    case done(Result<CommitTicket, any Error>)
+}
+
+/// The feeds' ``OutboxFeed/sentCommitted(_:answer:)`` calls waiting for their record to be on disk (group
+/// commit, issue 17): that work may delete what only the record makes unneeded (an issue's local photo
+/// files), so it must not run while a power cut could still undo the record. Run in the records' order.
+private struct AfterDisk {
+    let database: DatabaseQueue
+    private var waiting: [(ticket: CommitTicket, work: () -> Void)] = []
+    /// The newest record's ticket: the push returns once it is on disk.
+    private var newest: CommitTicket?
+
+    init(database: DatabaseQueue) { self.database = database }
+
+    /// Runs `work` now when `ticket` (and every earlier record) is on disk, else once it is; runs any earlier
+    /// work that became ready meanwhile first.
+    mutating func add(_ ticket: CommitTicket, _ work: @escaping () -> Void) {
+        newest = max(newest ?? ticket, ticket)
+        waiting.append((ticket, work))
+        runReady()
+    }
+
+    /// Waits until every record so far is on disk, then runs what waited.
+    /// - Throws: ``/JQCStorage/DatabaseError`` when the flush failed (what waited is not run: the files stay,
+    ///   and the photos stage releases them once their owner reads as synced).
+    mutating func finish() async throws {
+        if let newest { try await database.waitUntilDurable(newest) }
+        runReady()
+    }
+
+    private mutating func runReady() {
+        while let first = waiting.first, database.isDurable(first.ticket) {
+            waiting.removeFirst()
+            first.work()
+        }
+    }
 }

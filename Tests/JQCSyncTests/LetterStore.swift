@@ -1,10 +1,14 @@
 import Foundation
 import JQCKit
-import JQCStorage
 import JQCTestSupport
 import Synchronization
 
+@testable import JQCStorage
 @testable import JQCSync
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A stand-in feature's outbox for the driver's tests: `letters` (a record outbox) whose rows say whether
 /// they wait (`blocked`) or can never be sent (`doomed`), and whose send is scripted per letter.
@@ -33,8 +37,11 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
     let failRecordingOf = Mutex<Set<String>>([])
     /// Letters whose readiness cannot be read (the store fails).
     let failReadinessOf = Mutex<Set<String>>([])
-    /// What happened, in order: `send X`, `record X sees [synced letters another connection sees]`, `committed X`.
+    /// What happened, in order: `send X`, `record X sees [synced letters another connection sees]`, and
+    /// `on disk X after N flushes` (the feed's `sentCommitted`, with the WAL flushes finished by then).
     let events = Mutex<[String]>([])
+    /// The store's group-commit flushes (real `fdatasync`s), counted and optionally held.
+    let flushes = FlushGate()
     /// When set, ``keepAnswer(_:answer:pass:in:)`` keeps each answer in `kept_id` (as the photos feed keeps a
     /// server path) and each record logs `keep X: here <kept_id in its transaction>, committed [<letters another
     /// connection sees kept>]`.
@@ -54,7 +61,7 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
                 try FileManager.default.copyItem(at: snapshot.path(name), to: directory.path(name))
             }
         }
-        database = try DatabaseQueue(path: directory.path("letters.sqlite").path)
+        database = try DatabaseQueue(path: directory.path("letters.sqlite").path, flush: flushes.flush)
         table = OutboxTable("letters", key: ["id"], lifecycle: lifecycle, touching: "updated_at")
         var migrator = DatabaseMigrator()
         migrator.registerMigration(namespace: "letters", "1-create") { db in
@@ -169,14 +176,43 @@ final class LetterStore: OutboxFeed, @unchecked Sendable {
         try db.execute("UPDATE letters SET kept_id = ? WHERE id = ?", [answer, item.id])
     }
 
-    func sentCommitted(_ item: Letter, answer: Int) throws { events.withLock { $0.append("committed \(item.id)") } }
+    func sentCommitted(_ item: Letter, answer: Int) throws {
+        let flushed = flushes.completed.withLock { $0 }
+        events.withLock { $0.append("on disk \(item.id) after \(flushed == 0 ? "no" : "some") flushes") }
+    }
 
     func recordRefused(_ item: Letter, reason: String, in db: Database) throws {
         try db.execute("UPDATE letters SET refused_note = ? WHERE id = ?", [reason, item.id])
     }
 }
 
+/// The letters store's WAL flushes: counted, and the first one held until a letter is sent when asked.
+final class FlushGate: Sendable {
+    /// Flushes finished.
+    let completed = Mutex(0)
+    private let holdFirst = Mutex<DispatchSemaphore?>(nil)
+
+    /// Holds the next flush until `signal` is signalled (at most 120 s: a safety net, not a timing; under the
+    /// whole suite on 2 cores the driver can be kept off a thread for seconds).
+    func holdNext(until signal: DispatchSemaphore) { holdFirst.withLock { $0 = signal } }
+
+    /// The flush the store's group commit runs: `fdatasync`, after the hold if one is set.
+    func flush(_ file: Int32) -> Int32 {
+        if let signal = holdFirst.withLock({ hold in
+            defer { hold = nil }; return hold
+        }) {
+            _ = signal.wait(timeout: .now() + 120)
+        }
+        let result = fdatasync(file)
+        completed.withLock { $0 += 1 }
+        return result
+    }
+}
+
 extension LetterStore {
+    /// Holds the store's next WAL flush until `id` has been sent.
+    func holdNextFlush(untilSent id: String) { flushes.holdNext(until: semaphore(id)) }
+
     /// The signal that `id` has been sent.
     fileprivate func semaphore(_ id: String) -> DispatchSemaphore {
         sendStarted.withLock { semaphores in
