@@ -66,12 +66,12 @@ public final class DatabaseQueue: @unchecked Sendable {  // because: the connect
             ? database.walPath.map { GroupCommit(walPath: $0) } : nil
     }
 
-    /// Test seam: a queue whose flusher runs `flush` instead of `fdatasync`.
-    init(path: String, flush: @escaping GroupCommit.Flush) throws {
+    /// Test seam: a queue whose flusher gathers as `gathering` says and runs `flush` instead of `fdatasync`.
+    init(path: String, gathering: GroupCommit.Gathering = .standard, flush: @escaping GroupCommit.Flush) throws {
         self.path = path
         let database = try Database(path: path, configuration: DatabaseConfiguration())
         connection = database
-        groupCommit = database.walPath.map { GroupCommit(walPath: $0, flush: flush) }
+        groupCommit = database.walPath.map { GroupCommit(walPath: $0, gathering: gathering, flush: flush) }
     }
 
     /// Runs `body` in an IMMEDIATE transaction: all of it is committed, or none of it.
@@ -96,7 +96,7 @@ public final class DatabaseQueue: @unchecked Sendable {  // because: the connect
     public func writeWithGroupCommit<T>(_ body: (Database) throws -> T) throws -> (value: T, ticket: CommitTicket) {
         try withConnection { database in
             guard let groupCommit else { return (try database.transaction(.immediate, body), .alreadyDurable) }
-            try database.execute("PRAGMA synchronous = NORMAL")
+            try database.executeOne("PRAGMA synchronous = NORMAL")
             synchronousToRestore = true
             let outcome = Result { try database.transaction(.immediate, body) }
             if case .success = outcome {
@@ -155,7 +155,7 @@ public final class DatabaseQueue: @unchecked Sendable {  // because: the connect
 
     /// Puts `synchronous` back to FULL after a group commit (under the lock).
     private func restoreSynchronous(_ database: Database) throws {
-        try database.execute("PRAGMA synchronous = FULL")
+        try database.executeOne("PRAGMA synchronous = FULL")
         synchronousToRestore = false
     }
 

@@ -31,9 +31,13 @@ private final class HeldFlush: Sendable {
     }
 }
 
-/// A store at `synchronous=FULL` whose group-commit flushes `held` runs, with a table `items`.
-private func heldStore(_ directory: TemporaryDirectory, _ held: HeldFlush) throws -> DatabaseQueue {
-    let store = try DatabaseQueue(path: directory.path("store.sqlite").path, flush: held.flush)
+/// A store at `synchronous=FULL` whose group-commit flushes `held` runs, with a table `items`; its flusher
+/// gathers with no delay unless `gathering` says otherwise.
+private func heldStore(
+    _ directory: TemporaryDirectory, _ held: HeldFlush,
+    gathering: GroupCommit.Gathering = GroupCommit.Gathering(delay: 0, limit: 16)
+) throws -> DatabaseQueue {
+    let store = try DatabaseQueue(path: directory.path("store.sqlite").path, gathering: gathering, flush: held.flush)
     try store.write { db in try db.execute("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)") }
     return store
 }
@@ -83,6 +87,37 @@ struct GroupCommitTests {
         var wal = stat()
         #expect(stat(store.path + "-wal", &wal) == 0)
         #expect(held.inodes.withLock { $0 } == [UInt64(wal.st_ino), UInt64(wal.st_ino)])
+        store.close()
+    }
+
+    @Test("the flusher gathers commits until the backlog is full or someone waits for one")
+    func gathersCommits() async throws {
+        let directory = TemporaryDirectory()
+        let held = HeldFlush()
+        // An hour's delay: only a full backlog (3 commits) or a waiter starts a flush.
+        let gatheringStarted = DispatchSemaphore(value: 0)
+        let store = try heldStore(
+            directory, held,
+            gathering: GroupCommit.Gathering(delay: 3_600, limit: 3, willGather: { gatheringStarted.signal() }))
+        func insert(_ id: Int) throws -> CommitTicket {
+            try store.writeWithGroupCommit { db in try db.execute("INSERT INTO items VALUES (?, 'x')", [id]) }.ticket
+        }
+        let first = try insert(1)
+        #expect(gatheringStarted.wait(timeout: .now() + 60) == .success)
+        _ = try insert(2)
+        #expect(held.started.wait(timeout: .now()) == .timedOut)  // two commits gathered, no flush yet
+        let third = try insert(3)
+        // The third filled the backlog: one flush for all three (60 s: a safety net against a hang, not a timing).
+        #expect(held.started.wait(timeout: .now() + 60) == .success)
+        held.release.signal()
+        try await store.waitUntilDurable(third)
+        #expect(store.isDurable(first))
+        let fourth = try insert(4)
+        #expect(gatheringStarted.wait(timeout: .now() + 60) == .success)
+        #expect(held.started.wait(timeout: .now()) == .timedOut)
+        held.release.signal()
+        try await store.waitUntilDurable(fourth)  // waiting for it ends the gathering
+        #expect(held.inodes.withLock { $0.count } == 2)
         store.close()
     }
 
