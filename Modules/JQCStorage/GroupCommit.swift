@@ -119,7 +119,9 @@ final class GroupCommit: Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let (outcome, signal) = state.withLock { state -> (Result<Void, any Error>?, Bool) in
                 if state.durable >= ticket.sequence { return (.success(()), false) }
-                if let failure = state.failure, failure.upTo >= ticket.sequence { return (.failure(failure.error), false) }
+                if let failure = state.failure, failure.upTo >= ticket.sequence {
+                    return (.failure(failure.error), false)
+                }
                 state.waiters.append((ticket.sequence, continuation))
                 return (nil, state.stopGathering())  // someone waits: flush now
             }
