@@ -120,11 +120,10 @@ extension InspectionPhotos: PhotoUploadListener {
     /// - Throws: `DatabaseError`.
     public func photoUploaded(_ photo: UploadedPhoto, in db: Database) throws {
         // The one answer read and written (issue 17), not the whole row with its schema.
-        guard photo.owner.kind == .inspection, let fieldID = photo.fieldID,
-            try store.answer(db, localID: photo.owner.localID, fieldID: fieldID) == .string(photo.localSentinel)
-        else { return }
+        guard photo.owner.kind == .inspection, let fieldID = photo.fieldID else { return }
         try store.replaceAnswer(
-            db, localID: photo.owner.localID, fieldID: fieldID, with: .string(photo.serverPath), at: clock.now)
+            db, localID: photo.owner.localID, fieldID: fieldID, ifStill: .string(photo.localSentinel),
+            with: .string(photo.serverPath), at: clock.now)
     }
 }
 

@@ -61,4 +61,29 @@ extension InspectionStore {
             try updateAnswers(db, localID: localID, formData: answers, at: now)
         }
     }
+
+    /// ``replaceAnswer(_:localID:fieldID:with:at:)`` only while the answer still holds `expected` (a photo's
+    /// `local://` sentinel: an answer the inspector changed meanwhile is left alone), reading the row's answers
+    /// once — for a submitted inspection one read and one parse of `form_data` for the check and the write
+    /// (issue 17: a photo's settle read and parsed it twice).
+    /// - Returns: whether the answer was replaced (`false` when there is no such inspection or answer).
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func replaceAnswer(
+        _ db: Database, localID: String, fieldID: String, ifStill expected: JSONValue, with value: JSONValue,
+        at now: Date
+    ) throws -> Bool {
+        guard let text: String = try db.scalar("SELECT form_data FROM inspections WHERE local_id = ?", [localID])
+        else { return false }
+        if text.isEmpty {
+            guard try answer(db, localID: localID, fieldID: fieldID) == expected else { return false }
+            try setAnswer(db, localID: localID, fieldID: fieldID, value: value, at: now)
+            return true
+        }
+        var answers = (try? JSONValue.parse(text))?.objectValue ?? [:]
+        guard answers[fieldID] == expected else { return false }
+        answers[fieldID] = value
+        try updateAnswers(db, localID: localID, formData: answers, at: now)
+        return true
+    }
 }

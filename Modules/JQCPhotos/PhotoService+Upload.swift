@@ -59,7 +59,11 @@ extension PhotoService {
                 "photo \(photo.id) uploaded as \(reply.path) but was deleted or settled meanwhile; owner not notified")
             return
         }
-        try photoStore.markUploaded(photo.id, path: reply.path, url: reply.url, in: db)
+        // Usually written already, in this transaction (the feed's keepAnswer) or by an earlier pass: a second
+        // identical UPDATE of the row is skipped (issue 17).
+        if current.state != .uploaded || current.serverPath != reply.path || current.serverURL != reply.url {
+            try photoStore.markUploaded(photo.id, path: reply.path, url: reply.url, in: db)
+        }
         let uploaded = UploadedPhoto(
             id: photo.id, owner: photo.owner, serverPath: reply.path, serverURL: reply.url,
             localSentinel: photo.sentinel)

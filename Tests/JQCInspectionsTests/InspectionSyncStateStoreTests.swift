@@ -67,4 +67,40 @@ struct InspectionSyncStateTests {
         }
         #expect(try world.queue.read { try $0.scalar("SELECT count(*) FROM inspection_answers") as Int? } == before)
     }
+
+    @Test("replaceAnswer(ifStill:) replaces only an answer that still holds the expected value, in either storage")
+    func replacesOnlyTheExpected() throws {
+        let world = try InspectionFixture()
+        let draft = try world.answeredDraft()
+        let submitted = try world.service.submit(localID: try world.answeredDraft().localID).inspection
+        for localID in [draft.localID, submitted.localID] {
+            let sentinel: JSONValue = "local://photo-1"
+            try world.queue.write { db in
+                try world.store.replaceAnswer(db, localID: localID, fieldID: "9", with: sentinel, at: world.clock.now)
+            }
+            var expected = try world.service.inspection(localID: localID).formData
+            // Another value than the sentinel: left alone.
+            let refused = try world.queue.write { db in
+                try world.store.replaceAnswer(
+                    db, localID: localID, fieldID: "9", ifStill: "local://photo-2", with: "/uploads/b.jpg",
+                    at: world.clock.now)
+            }
+            #expect(!refused)
+            #expect(try world.service.inspection(localID: localID).formData == expected)
+            // The sentinel: replaced, every other answer kept.
+            let replaced = try world.queue.write { db in
+                try world.store.replaceAnswer(
+                    db, localID: localID, fieldID: "9", ifStill: sentinel, with: "/uploads/a.jpg",
+                    at: world.clock.now)
+            }
+            #expect(replaced)
+            expected["9"] = "/uploads/a.jpg"
+            #expect(try world.service.inspection(localID: localID).formData == expected)
+        }
+        let absent = try world.queue.write { db in
+            try world.store.replaceAnswer(
+                db, localID: "nowhere", fieldID: "9", ifStill: "x", with: "y", at: world.clock.now)
+        }
+        #expect(!absent)
+    }
 }
