@@ -183,7 +183,7 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   fresh servers each time), the rounds going through the sizes in turn (100, 1,000, 3,000, 100, …) so a
   slower stretch of the host falls on every size alike, and each side's median is compared; every round's
   figures are in the note. An
-  information row repeats the 1,000-item engine runs at synchronous=NORMAL (the mark-synced fsyncs' share). Targets:
+  information row repeats the 1,000-item engine runs at synchronous=NORMAL (no group-commit flushes). Targets:
   ≤ 1.15× curl at 1,000, and the engine's time per item flat: largest ÷ smallest ≤ 1.20.
 - **Shell cold start, real store** (issue 17) — the release `jqc-shell` as 20 fresh processes (p50) over a
   data directory whose REAL `jqc.sqlite` (every feature's tables, migrated by AppComposition) holds
@@ -256,26 +256,32 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   and at FULL the fsync is most of every commit, so those rows sit near 1×. At NORMAL an answer writes one
   row of `inspection_answers` (keyed by an integer per draft) and makes the same system calls as the bare
   commit — strace of 300 samples per form: 6 `fcntl` (SQLite's locks) and 2 `pwrite` (one WAL frame) per
-  operation for answer, save and bare alike — so what separates them is CPU: about 20,000 instructions for
-  the draft's key and hash, the cached schema's field, the value's check and the row's upsert (callgrind),
-  about 4–6 µs over a bare commit of 10–14 µs at p50. The p99 of such a short operation is where this
-  host's stalls begin (a busy loop sees 370–390 gaps a second over 10 µs, a median gap of 26–45 µs):
-  about 1.5–2 % of the answers and 1 % of the bare commits meet one, so their p99s are two points on the
-  stall distribution and their ratio moves by ±30 % between identical rounds (hence the median of 5).
-  Tried on 2026-12-03 and left out, as neither moved the p50s beyond the noise: remembering each draft's
+  operation for answer, save and bare alike; on 2026-12-06 the read and write system calls of every sample
+  were counted (`/proc/self/io` around each one): the answers between p97 and p99 make no more of them than
+  the median answer (one WAL frame, no read but for ~5 % of the 1,000-field ones, a page not in SQLite's
+  cache). So what separates answer from bare is CPU — callgrind, about 34,000 instructions an answer (since
+  2026-12-06: SQLite's allocation statistics off, the transaction statements unscanned; 39,000 before)
+  against about 20,000 for the bare commit — and the p99 of such a short operation is where this host's
+  stalls begin (a busy loop sees 350–500 gaps a second over 10 µs): the answers' p98 is 1.5–1.6× the bare
+  commits', their p99 1.5–2.2×, and the ratio moves by ±30 % between identical rounds (hence the median of
+  5). Tried on 2026-12-03 and left out, as neither moved the p50s beyond the noise: remembering each draft's
   key and hash in memory and checking them in the upsert's own statement (one statement instead of two),
-  and a larger page cache (`cache_size` 8 MiB).
-- **Sync** (inspections + photos vs curl): per item the engine does what curl does not — one local commit
-  when a photo settles (server path into the answer) and one when an inspection is marked synced (an fsync
-  each at FULL; the NORMAL information row shows that share), a fresh connection for every `POST`
-  (`freshConnectionForNonIdempotent`: photo uploads, inspection and issue POSTs — CONTRACT.md: the client
-  must not rely on the (ext) `local_id` dedupe, so libcurl never re-sends one; curl pays the same), the
-  photo gate read, plus the pull stages. Since issue 17 each synced record commits while the next request
-  is out, in one transaction per item that also keeps what must survive a failed record (a photo's server
-  path, an issue's server id: `OutboxFeed.keepAnswer`; they had a commit of their own until 2026-12-03, 5
-  fsyncs per inspection instead of 3), the push list is read without the schemas, and the issue and photo
-  stages read an inspection's sync state, not the whole row. Next step: mark a batch synced in one commit
-  (a change in what a crash can cost: several items sent again instead of one).
+  and a larger page cache (`cache_size` 8 MiB: the 1,000-field cells gain 3–4 µs, the memory row grows
+  +13 %, over its 10 %).
+- **Sync** (inspections + photos vs curl): per item the engine does what curl does not — the local records
+  (a photo's settle writes its server path into the inspection's answer, an inspection and an issue are
+  marked synced), a fresh connection for every `POST` (`freshConnectionForNonIdempotent`: photo uploads,
+  inspection and issue POSTs — CONTRACT.md: the client must not rely on the (ext) `local_id` dedupe, so
+  libcurl never re-sends one; curl pays the same), the photo gate read, plus the pull stages (the assigned
+  issues pull then brings back the 1,000 issues just created: ~120 ms). Each record commits while the next
+  request is out, in one transaction per item that also keeps what must survive a failed record (a photo's
+  server path, an issue's server id: `OutboxFeed.keepAnswer`), and since 2026-12-06 as a group commit (no
+  fsync of its own; one `fdatasync` of the WAL for the records of the last 4 ms). By hand on 2026-12-06 the
+  photos stage took 1.91 s for 1,000 uploads where curl, the same file on a connection each, took 1.92 s;
+  curl's own time for the whole row moved from 2.86 s to 3.57 s between runs that day, which is most of
+  this row's swing (1.22–1.44×). callgrind, `jqc-bench sync-loop queue-mixed` 300 − 100: 2.43 M
+  instructions per inspection with a photo and an issue (three requests), of which ~1.1 M are the three
+  records, on the commit queue beside the requests.
 - **Transport overhead (`GET /auth/me`)**, when it misses: the wall ratio swings with the other sessions'
   load far more than the client's cost does — three full runs on 2026-12-02 gave 0.79× (load 8.4 → 9.7),
   0.93× (8.4 → 3.0) and 1.57× (3.9 → 3.6), while callgrind's count per request (load-independent) fell
@@ -287,21 +293,20 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   building the request (headers, URL). Next step, if needed: make `HTTPTransport.send`
   `nonisolated(nonsending)` so the call stays on the client's executor until the blocking transfer.
 - **Sync growth**, when it misses: per inspection the engine sends its `POST` on a fresh connection
-  (non-idempotent; CONTRACT.md: never rely on `local_id` dedupe), and since 2026-12-02 so does the curl
-  reference (before, curl kept one connection: 0.52 s vs 0.72 s for 1,000 POSTs by hand, so about 0.2 ms of
-  each item's gap was the handshake the contract asks of us). The item's synced
-  state is still its own transaction (an fsync at synchronous=FULL), but since issue 17 it commits while the
-  next item's request is out (OutboxDriver's overlap; one commit per item, in order), and the push list no
-  longer reads the pinned schemas: callgrind, `jqc-bench sync-loop push` with 300 − 100 items queued,
-  1,102,326 → 734,756 instructions per item; the same 1,000-item push before and after, interleaved on fresh
-  servers (5 rounds each, 2026-12-02, load ~3.5): median 1.40 s → 1.21 s. What is left is about half the
-  kernel's: `perf stat` on a 1,000-item push gives 0.35 ms user + 0.37 ms system CPU and 8.3 context
-  switches per item (the TCP handshake and teardown of each fresh loopback connection, the fsync, thread
-  wake-ups), then the envelope and reply parse, the photo-gate read and the body. Sending the same POSTs
-  on a kept-alive connection (measured, not shipped: CONTRACT.md) gave no clear gain in the same A/B. curl's own time per item also changes with the size (the dev server's per-request cost grows
-  with the records it holds), so the flatness row is partly the server's. Next steps: let a POST the
-  server provably dedupes reuse its connection (a contract change), read the photo gate for the whole
-  push list at once.
+  (non-idempotent; CONTRACT.md: never rely on `local_id` dedupe), as the curl reference does. Until
+  2026-12-06 the item's synced record was its own fsync at synchronous=FULL: it committed while the next
+  request was out, but whenever the disk took longer to flush than a loopback `POST` took to answer, the
+  driver waited for it (FULL 1.07–2.09 ms per item against NORMAL's 0.73–0.79 ms). The record is now a group
+  commit (`DatabaseQueue.writeWithGroupCommit`: committed at NORMAL, flushed by the background flusher, the
+  push returning once every record is on disk), and FULL runs within a few per cent of the NORMAL row. What
+  is left is the client beside curl: `perf stat` on a 1,000-item push, 0.56 ms of CPU and 5.0 context
+  switches per item (curl: 0.31 ms and 1.6), the TCP handshake and teardown of each fresh loopback connection
+  being the same for both; callgrind 455,000 instructions per item (curl's own 375,000 per request) of which
+  the record, on the commit queue beside the next request, is about half. Recording inline instead of on
+  the commit queue (measured: fewer context switches, 2.9 per item) was slower in 6 interleaved pairs
+  (median 1.15 s against 1.02 s for 1,000 items), so the overlap stays. curl's own time per item changes
+  with the size (the dev server's per-request cost grows with the records it holds), so the flatness row is
+  partly the server's.
 - **Cold-start rows under load**: the targets are wall-clock p50s of fresh processes; with the 1-minute
   load several times the core count (other sessions' builds) a process waits for a core most of its
   life, so the wall figures then say more about the machine than about the shell. The rows' figures are

@@ -94,7 +94,7 @@ struct SyncBench {
         let (ours, passes, requests) = (median.elapsed, median.passes, median.requests)
         let aliveFloor = try await curlTime(fresh: false, label: "sync-curl-alive", median)
         // The same engine run with synchronous=NORMAL (information): how much of the gap is the local commits'
-        // fsyncs (a photo's settle and an inspection's mark-synced are one transaction each).
+        // fsyncs (the records are group commits, flushed in the background at FULL; none at NORMAL).
         let normal = try await engineRun(source: source, synchronous: .normal, label: "normal")
         note(
             "sync: engine \(format(ms: ours)) in \(passes) pass(es), curl \(format(ms: floor)), "

@@ -94,8 +94,8 @@ struct SyncGrowthBench {
                     .ratio(
                         name, ours: ours, reference: reference, ratio: ratio, atMost: 1.15,
                         target: "ours/curl time ≤ 1.15×", note: note))
-                // Information: the same engine runs with synchronous=NORMAL (no fsync per mark-synced commit),
-                // against the same curl median: the share of the gap that is the local commits' fsyncs.
+                // Information: the same engine runs with synchronous=NORMAL (no group-commit flushes), against
+                // the same curl median: the share of the gap that is the local commits' fsyncs.
                 var normal: [Figures] = []
                 for round in 1...max(rounds, 1) {
                     normal.append(try await measure(figure.items, curl: curl, round: round, synchronous: .normal))
