@@ -276,7 +276,7 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   issues pull then brings back the 1,000 issues just created: ~120 ms). Each record commits while the next
   request is out, in one transaction per item that also keeps what must survive a failed record (a photo's
   server path, an issue's server id: `OutboxFeed.keepAnswer`), and since 2026-12-06 as a group commit (no
-  fsync of its own; one `fdatasync` of the WAL for the records of the last 4 ms). By hand on 2026-12-06 the
+  fsync of its own; one `fdatasync` of the WAL for the records of the last 20 ms). By hand on 2026-12-06 the
   photos stage took 1.91 s for 1,000 uploads where curl, the same file on a connection each, took 1.92 s;
   curl's own time for the whole row moved from 2.86 s to 3.57 s between runs that day, which is most of
   this row's swing (1.22–1.44×). callgrind, `jqc-bench sync-loop queue-mixed` 300 − 100: 2.43 M

@@ -51,9 +51,12 @@ final class GroupCommit: Sendable {
         /// Test seam: called on the flusher's thread each time it starts to gather.
         var willGather: (@Sendable () -> Void)? = nil
 
-        /// 4 ms or 16 commits: on loopback (~1 ms a request) about four outbox records share a flush; on a
-        /// real network (tens of ms a request) every record is flushed within 4 ms of its commit.
-        static let standard = Gathering(delay: 0.004, limit: 16)
+        /// 20 ms or 64 commits. On a real network (tens of ms a request) every outbox record is flushed within
+        /// 20 ms of its commit, before the next one is; on loopback (~1 ms a request) about twenty share a flush.
+        /// Flushing less often matters because ext4's `fsync` holds the WAL's inode lock while it runs, so
+        /// the next record's `pwrite` waits for it: 1,000 pushed inspections on loopback, 10 interleaved runs
+        /// (2026-12-06), median 0.89 s gathering 4 ms, 0.85 s gathering 25 ms, 0.86 s flushing only at the end.
+        static let standard = Gathering(delay: 0.020, limit: 64)
     }
 
     private struct State {

@@ -29,8 +29,8 @@ import Synchronization
 /// Group commit (issue 17): a record is written with ``/JQCStorage/DatabaseQueue/writeWithGroupCommit(_:)`` —
 /// committed without waiting for its own fsync, flushed by one `fdatasync` together with the records committed
 /// around it. A crash or `kill -9` of the process loses no committed record; a power cut may undo the records
-/// not yet flushed (at most 16, of the last 4 ms and one flush: on loopback about five items, on a real network
-/// the one or two the overlap already risked), which are then sent again, as the item whose reply a crash cut
+/// not yet flushed (at most 64, of the last 20 ms and one flush: on loopback about twenty items, on a real
+/// network the one or two the overlap already risked), which are then sent again, as the item whose reply a crash cut
 /// off is (SPEC.md §4: the server dedupes on `local_id`). Whatever a record makes unneeded
 /// (``OutboxFeed/sentCommitted(_:answer:)``: an issue's local photo files) waits until the record is on disk,
 /// and the push returns only once every record is.
