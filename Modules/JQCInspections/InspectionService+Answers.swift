@@ -8,6 +8,13 @@ import JQCStorage
 /// read from the row on a miss), checks the one value on the pinned schema, and writes that one answer as its
 /// row of `inspection_answers` (``InspectionStore/setAnswer(_:localID:fieldID:value:at:)``), in one
 /// transaction. The cost does not grow with the store or the form.
+///
+/// A draft answered before in this process takes one statement instead (issue 17): its pinned schema hash is
+/// remembered (``InspectionService/openDraftHints``), the value is checked on that cached schema, and
+/// ``InspectionStore/setAnswer(_:localID:pinnedTo:fieldID:value:at:)`` writes it only while the row is still an
+/// open draft pinned to that hash — the check and the write in one statement, so one commit without a
+/// `BEGIN`/`COMMIT` pair or a read before it. Anything else (no hint, a stale one, a table cell, a clear, a
+/// value the form refuses) takes the full path, which gives the same answer or the same error as before.
 extension InspectionService {
     /// Sets one answer on a draft from a typed value, on the PINNED schema (issue 16's typed entry point):
     /// written to the store at once. Clearing an image or signature field also discards its photo (issue 18).
@@ -67,6 +74,13 @@ extension InspectionService {
     /// - Throws: ``InspectionsError`` (`notFound`, `notADraft`, `storage`).
     public func save(localID: String, formData: [String: JSONValue]? = nil) throws {
         try wrap {
+            if formData == nil {
+                // One statement, its own commit (issue 17); nothing touched: read why, in a transaction below.
+                let touched = try store.queue.writeWithoutTransaction { db in
+                    try store.touchDraft(db, localID: localID, at: clock.now)
+                }
+                if touched { return }
+            }
             try store.queue.write { db in
                 if let formData {
                     _ = try self.draftTarget(db, localID)
@@ -118,6 +132,7 @@ extension InspectionService {
     private func answer(
         localID: String, fieldID: String, _ makeValue: (FormField) throws -> AnswerValue
     ) throws -> JSONValue? {
+        if let stored = try answerByHint(localID: localID, fieldID: fieldID, makeValue) { return stored }
         var clearedPhotoField = false
         let stored: JSONValue? = try wrap {
             try store.queue.write { db in
@@ -140,6 +155,9 @@ extension InspectionService {
                 }
                 try store.setAnswer(
                     db, localID: localID, fieldID: fieldID, value: newValue, target: target, at: clock.now)
+                if newValue != nil, target.status == .draft {
+                    rememberOpenDraft(localID, schemaHash: target.schemaHash)
+                }
                 if newValue == nil, field.type.isPhoto {
                     for hook in clearingHooks {
                         try hook.photoFieldClearing(localID: localID, fieldID: fieldID, db: db)
@@ -153,5 +171,41 @@ extension InspectionService {
             for hook in clearingHooks { hook.photoFieldCleared(localID: localID, fieldID: fieldID) }
         }
         return stored
+    }
+
+    /// The one-statement answer (see the type's notes): the value set on a draft whose pinned schema hash is
+    /// remembered and cached, written by one statement that checks the row is still that open draft.
+    /// - Returns: the stored value, or `nil` when this path does not apply or wrote nothing (the caller then takes
+    ///   the full path: a value the form refuses is refused there, with the sentence the full path gives).
+    /// - Throws: ``InspectionsError`` `storage`.
+    private func answerByHint(
+        localID: String, fieldID: String, _ makeValue: (FormField) throws -> AnswerValue
+    ) throws -> JSONValue? {
+        guard let hash = openDraftHints.withLock({ $0[localID] }), let schema = schemaCache.lookUp(hash),
+            let field = try? schema.answerField(id: fieldID), field.type != .table,
+            let value = try? makeValue(field), case .set(let stored)? = try? value.change(for: field, current: nil)
+        else { return nil }
+        let written = try wrap {
+            try store.queue.writeWithoutTransaction { db in
+                try store.setAnswer(
+                    db, localID: localID, pinnedTo: hash, fieldID: fieldID, value: stored, at: clock.now)
+            }
+        }
+        guard written else {
+            openDraftHints.withLock { $0[localID] = nil }
+            return nil
+        }
+        oneStatementAnswers.add(1, ordering: .relaxed)
+        return stored
+    }
+
+    /// Remembers an open draft's pinned schema hash for ``answerByHint(localID:fieldID:_:)``.
+    private func rememberOpenDraft(_ localID: String, schemaHash: String) {
+        guard !schemaHash.isEmpty else { return }
+        openDraftHints.withLock { hints in
+            if hints[localID] == schemaHash { return }
+            if hints.count >= Self.openDraftHintLimit { hints.removeAll(keepingCapacity: true) }
+            hints[localID] = schemaHash
+        }
     }
 }

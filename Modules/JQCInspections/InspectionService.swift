@@ -4,6 +4,7 @@ import JQCForms
 import JQCKit
 import JQCStorage
 import JQCSync
+import Synchronization
 
 /// The inspector's actions on local inspections (seed 001 §11; SPEC.md §4). Every action writes to the
 /// local store at once, in one transaction, and succeeds offline.
@@ -17,6 +18,14 @@ public final class InspectionService: Sendable {
     private let clearingHookList = Contributions<any InspectionPhotoFieldClearingHook>()
     /// The parsed pinned schemas, by schema hash (issue 17): answer, save and submit parse a schema once.
     public let schemaCache: FormSchemaCache
+    /// The pinned schema hash of each open draft this process answered (local id → hash; issue 17): a hint
+    /// for the one-statement answer path, whose statement checks it (a stale hint writes nothing, and the full
+    /// path runs). Emptied when it holds ``openDraftHintLimit`` drafts.
+    let openDraftHints = Mutex<[String: String]>([:])
+    /// The most drafts ``openDraftHints`` remembers.
+    static let openDraftHintLimit = 256
+    /// How many answers this service wrote by the one-statement path (diagnostics and tests).
+    let oneStatementAnswers = Atomic<Int>(0)
     private let makeID: @Sendable () -> String
 
     /// A service.

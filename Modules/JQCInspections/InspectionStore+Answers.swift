@@ -148,6 +148,28 @@ extension InspectionStore {
         }
     }
 
+    /// One answer of an open draft written by one statement that checks, as it writes, that `localID` is still a
+    /// draft pinned to `schemaHash` with its answers in rows under a key (issue 17: the caller checked the value
+    /// on that schema; a single statement is atomic, so no transaction around it is needed). The row upserted is
+    /// the one ``setAnswer(_:localID:fieldID:value:at:)`` writes.
+    /// - Returns: whether it was written; `false` when the row is no such open draft (nothing written).
+    /// - Throws: `DatabaseError`.
+    public func setAnswer(
+        _ db: Database, localID: String, pinnedTo schemaHash: String, fieldID: String, value: JSONValue, at now: Date
+    ) throws -> Bool {
+        try db.execute(
+            Self.pinnedAnswerSQL, [fieldID, value.jsonString(), now.databaseMilliseconds, localID, schemaHash])
+        return db.changesCount > 0
+    }
+
+    /// ``setAnswer(_:localID:pinnedTo:fieldID:value:at:)``'s statement: the answer row from the open-drafts
+    /// covering index's entry, when there is one (placeholders: field id, value text, time, local id, hash).
+    static let pinnedAnswerSQL = """
+        INSERT OR REPLACE INTO inspection_answers (answers_key, field_id, value, answered_at)
+        SELECT answers_key, ?, ?, ? FROM inspections INDEXED BY inspections_open_drafts
+        WHERE local_id = ? AND status = 'draft' AND form_data = '' AND schema_hash = ? AND answers_key IS NOT NULL
+        """
+
     /// The key of one inspection's answer rows (`inspections.answers_key`), given now when it has none: the
     /// next value of the `inspection_answer_keys` counter, which only goes up (a key is never reused, so rows
     /// left behind can never join another inspection).

@@ -39,6 +39,14 @@ struct InspectionQueryPlanTests {
         #expect(steps == ["SEARCH inspections USING COVERING INDEX inspections_open_drafts (local_id=?)"], "\(steps)")
     }
 
+    @Test("the one-statement answer reads only the open-drafts covering index")
+    func pinnedAnswerUsesOpenDraftsIndex() throws {
+        let steps = try plan(InspectionStore.pinnedAnswerSQL.replacingOccurrences(of: "?", with: "'x'"))
+        #expect(
+            steps == ["SEARCH inspections USING COVERING INDEX inspections_open_drafts (local_id=? AND answers_key>?)"],
+            "\(steps)")
+    }
+
     @Test("the index migrations are registered after the table's and the outbox's")
     func indexMigrationRegistered() {
         var migrator = DatabaseMigrator()

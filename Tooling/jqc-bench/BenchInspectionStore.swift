@@ -29,7 +29,8 @@ enum EngineBenchSQL {
 
     /// One single-row INSERT in its own transaction.
     static func bareCommit(_ queue: DatabaseQueue, value: String) throws {
-        try queue.write { db in try db.execute("INSERT INTO bench_bare (value) VALUES (?)", [value]) }
+        // One statement in its own (implicit) transaction: the cheapest single-row commit SQLite makes.
+        try queue.writeWithoutTransaction { db in try db.execute("INSERT INTO bench_bare (value) VALUES (?)", [value]) }
     }
 
     /// Forgets the server ids of synced inspections before the memory benchmark moves the engine to a fresh dev
