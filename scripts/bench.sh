@@ -128,15 +128,17 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   standalone dev server first; rows inserted through `InspectionStore.insert` in one transaction, the WAL
   checkpointed before timing). Measured on a random draft of the row's form:
   `InspectionService.answer` (a rating as `AnswerValue.rating`, or a text as the shell's words) and
-  `save(localID:)`, against a bare single-row `INSERT` on the same connection, interleaved, each its own
-  transaction, with `AppConfiguration.synchronous` FULL and NORMAL (seam `InspectionWriteWorkload`,
+  `save(localID:)`, against a bare single-row `INSERT` on the same connection (one statement, its own
+  implicit transaction: the cheapest single-row commit SQLite makes), interleaved, each its own commit, with `AppConfiguration.synchronous` FULL and NORMAL (seam `InspectionWriteWorkload`,
   Tooling/jqc-bench/EngineWriteWorkload.swift). One row per cell and mode; its ratio is the worse of answer
   and save (both in the note). Each cell runs 5 rounds of 10,000 samples, the three operations side by side
   in every round, and the row shows the round whose ratio is the median (every round's ratio is in the
   note): one round's p99 of a 15 µs operation is set by the host's stalls (the "Machine stalls" rows) and
-  moves by ±30 % between identical rounds. The answer reads the draft's answers key and `schema_hash` from
-  the open-drafts covering index, takes the parsed schema from the schema cache and writes the one answer
-  as its row of `inspection_answers`; `save` touches `updated_at`.
+  moves by ±30 % between identical rounds. The answer's first time on a draft reads the draft's answers key
+  and `schema_hash` from the open-drafts covering index, takes the parsed schema from the schema cache and
+  writes the one answer as its row of `inspection_answers`; after that it is one statement that writes the
+  row only while the draft is still open and pinned to that hash; `save` touches `updated_at` in one
+  statement.
 - **Shell cold start** — the release `jqc-shell` as a fresh process (posix_spawn → exit), with the
   10,000-inspection store in its data directory: `-c "echo ready"`, the offline tool `score` (never starts a
   server), and `whoami` which builds the engine the prompt waits for (store opened and migrated, session
