@@ -261,15 +261,19 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   operation for answer, save and bare alike; on 2026-12-06 the read and write system calls of every sample
   were counted (`/proc/self/io` around each one): the answers between p97 and p99 make no more of them than
   the median answer (one WAL frame, no read but for ~5 % of the 1,000-field ones, a page not in SQLite's
-  cache). So what separates answer from bare is CPU — callgrind, about 34,000 instructions an answer (since
-  2026-12-06: SQLite's allocation statistics off, the transaction statements unscanned; 39,000 before)
-  against about 20,000 for the bare commit — and the p99 of such a short operation is where this host's
-  stalls begin (a busy loop sees 350–500 gaps a second over 10 µs): the answers' p98 is 1.5–1.6× the bare
+  cache). So what separates answer from bare is CPU — callgrind on 2026-12-06: a draft answered before in
+  the process is one statement of ~25,000 instructions (an `INSERT OR REPLACE … SELECT` from the open-drafts
+  index into the answers' b-tree) plus ~1,500 of Swift, where the bare commit, one `INSERT` appended to its
+  table, is ~15,400 (the first answer of a draft takes the full path, ~34,000; before that day every answer
+  did, 39,000; an `UPDATE` in place of the REPLACE measured 25,200) — and the p99 of such a short operation
+  is where this host's stalls begin (a busy loop sees 350–500 gaps a second over 10 µs): the answers' p98 is 1.5–1.6× the bare
   commits', their p99 1.5–2.2×, and the ratio moves by ±30 % between identical rounds (hence the median of
-  5). Tried on 2026-12-03 and left out, as neither moved the p50s beyond the noise: remembering each draft's
-  key and hash in memory and checking them in the upsert's own statement (one statement instead of two),
-  and a larger page cache (`cache_size` 8 MiB: the 1,000-field cells gain 3–4 µs, the memory row grows
-  +13 %, over its 10 %).
+  5). The 1,000-field cells miss most: the 50 drafts' answers (459 pages) and the drafts' rows do not fit
+  SQLite's 2 MiB page cache, so ~5 % of those answers read a page. A 4 MiB cache took the 1,000-field ×
+  10,000 cell from 2.22× to 1.81× in one A/B on 2026-12-06 (rounds 1.25–2.33×), but the memory row then
+  grows ~10.5 %, over its 10 % (8 MiB: +13 %); left at the default. Tried on 2026-12-03 and left out:
+  remembering each draft's key and hash and checking them in the upsert's own statement inside the
+  transaction (kept since 2026-12-06 without the transaction: one statement is its own commit).
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — the local records
   (a photo's settle writes its server path into the inspection's answer, an inspection and an issue are
   marked synced), a fresh connection for every `POST` (`freshConnectionForNonIdempotent`: photo uploads,
