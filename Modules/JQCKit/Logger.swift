@@ -59,7 +59,7 @@ public struct Logger: Sendable {
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
 
     /// `text` with secrets replaced by `[REDACTED]`. A line that holds none of what the patterns look for
-    /// (``mayHoldSecret(_:)``) is returned as it is, without running them: the five regular expressions
+    /// (`mayHoldSecret(_:)`) is returned as it is, without running them: the five regular expressions
     /// cost ~100 µs a line (an `info` line per uploaded photo, issue 17), the byte scan well under one.
     public static func redact(_ text: String) -> String {
         guard mayHoldSecret(text) else { return text }
