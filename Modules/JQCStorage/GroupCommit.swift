@@ -17,6 +17,7 @@ public struct CommitTicket: Sendable, Hashable, Comparable {
     /// A ticket that is on disk as soon as it is made.
     static let alreadyDurable = CommitTicket(sequence: 0)
 
+    /// Whether `left` was committed before `right` (tickets of one queue).
     public static func < (left: CommitTicket, right: CommitTicket) -> Bool { left.sequence < right.sequence }
 }
 
