@@ -83,9 +83,9 @@ public final class DatabaseQueue: @unchecked Sendable {  // because: the connect
     /// Runs `body` in an IMMEDIATE transaction committed without its own fsync: group commit (issue 17). At
     /// `synchronous=FULL` the transaction commits at NORMAL (its WAL frames written, not flushed) and a
     /// background flusher makes it durable together with the commits around it (one `fdatasync` of the WAL
-    /// for as many commits as came in while the last one ran). For writes whose loss in a power cut costs a
-    /// repeat, not an inspector's work — the outbox's record of a sent item (losing it means sending it
-    /// again) — where waiting for the disk after each of them would cost more than the work itself.
+    /// for the commits of up to 20 ms, at most 64, or at once when someone waits). For writes whose loss in a
+    /// power cut costs a repeat, not an inspector's work — the outbox's record of a sent item (losing it means
+    /// sending it again) — where waiting for the disk after each of them would cost more than the work itself.
     ///
     /// Against a crash or `kill -9` of the process it is as durable as ``write(_:)`` the moment it returns;
     /// against an OS crash or power cut only once ``isDurable(_:)`` says so (``waitUntilDurable(_:)``), and

@@ -156,7 +156,7 @@ public enum OutboxDriver {
         }
     }
 
-    /// Records an accepted item now (nothing else is out) and counts it, as ``settle(_:_:pass:into:)``.
+    /// Records an accepted item now (nothing else is out) and counts it, as ``settle(_:_:pass:into:afterDisk:)``.
     private static func settle<Feed: OutboxFeed>(
         _ sent: Sent<Feed>, pass: SyncPass, into result: inout OutboxPushResult<Feed.Item>, afterDisk: inout AfterDisk
     ) async throws {
