@@ -211,13 +211,18 @@ final class GroupCommit: Sendable {
         if file < 0 {
             file = open(walPath, O_RDONLY | O_CLOEXEC)
             guard file >= 0 else { return .failure(Self.failure("open", errno: errno, path: walPath)) }
-            state.withLock { $0.file = file }
             let folder = (walPath as NSString).deletingLastPathComponent
             let directory = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if directory >= 0 {
                 defer { Glibc.close(directory) }
-                if fsync(directory) != 0 { return .failure(Self.failure("fsync", errno: errno, path: folder)) }
+                if fsync(directory) != 0 {
+                    let code = errno
+                    Glibc.close(file)  // opened again, and its folder flushed again, by the next flush
+                    return .failure(Self.failure("fsync", errno: code, path: folder))
+                }
             }
+            let opened = file
+            state.withLock { $0.file = opened }
         }
         if flush(file) != 0 { return .failure(Self.failure("fdatasync", errno: errno, path: walPath)) }
         return .success(())
