@@ -206,6 +206,7 @@ final class GroupCommit: Sendable {
             if fstat(file, &status) != 0 || status.st_nlink == 0 {
                 Glibc.close(file)
                 file = -1
+                state.withLock { $0.file = -1 }
             }
         }
         if file < 0 {
