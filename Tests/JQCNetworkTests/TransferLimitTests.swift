@@ -123,9 +123,11 @@ struct TransferLimitTests {
         let peer = try HostilePeer()
         defer { peer.stop() }
         peer.lie("GET", "/api/v1/health", with: HostilePeer.drip(2048, every: 0.02))
+        // The low-speed window (3 s) is longer than the deadline (1.5 s): under the whole suite on 2 cores the
+        // peer's thread was once kept off a core for a second, and a 1 s window then stopped the reply first.
         let transport = CurlTransport(
             configuration: CurlTransport.Configuration(
-                limits: TransferLimits(lowSpeedBytesPerSecond: 100, lowSpeedSeconds: 1)))
+                limits: TransferLimits(lowSpeedBytesPerSecond: 100, lowSpeedSeconds: 3)))
         let error = await thrownError {
             _ = try await transport.send(
                 HTTPRequest(method: .get, url: peer.server.url("/api/v1/health"), timeoutOverride: 1.5))
