@@ -56,6 +56,7 @@ public final class Database {
             }
             try execute("PRAGMA foreign_keys = ON")
             try execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+            try executeOne("PRAGMA cache_size = -\(max(configuration.pageCacheKiB, 1))")
         } catch let error as DatabaseError {
             close()
             // Name the file, so the person knows which one to move aside or restore.

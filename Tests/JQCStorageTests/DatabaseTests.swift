@@ -36,6 +36,17 @@ struct DatabaseBasicsTests {
         #expect(try normal.writeWithoutTransaction { try $0.scalar("PRAGMA synchronous") as Int64? } == 1)
     }
 
+    @Test("the page cache holds 3 MiB by default (the answer rows of 50 open 1,000-field drafts), or what is asked")
+    func pageCache() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        // A negative cache_size is a limit in KiB.
+        #expect(try store.read { try $0.scalar("PRAGMA cache_size") as Int64? } == -3_072)
+        let small = try DatabaseQueue(
+            path: directory.path("small.sqlite").path, configuration: .init(pageCacheKiB: 512))
+        #expect(try small.read { try $0.scalar("PRAGMA cache_size") as Int64? } == -512)
+    }
+
     @Test("a date as INTEGER milliseconds names the same millisecond as its text, both ways")
     func millisecondsMatchText() throws {
         // Near 1970 the double-precision product floors a millisecond low for some values: read from text's
