@@ -45,7 +45,9 @@ struct WriteBench {
         defer { server?.stop() }
         let baseURL = running ?? server?.baseURL ?? ""
         let stores = environment["JQC_BENCH_WRITES_STORES"]?.split(separator: ",").compactMap { Int($0) } ?? self.stores
-        let forms = formSizes.map(GrowthForm.init(fields:))
+        // JQC_BENCH_WRITES_FORMS (`10,1000`) picks the form sizes when profiling.
+        let sizes = environment["JQC_BENCH_WRITES_FORMS"]?.split(separator: ",").compactMap { Int($0) } ?? formSizes
+        let forms = sizes.map(GrowthForm.init(fields:))
         let byFields = Dictionary(uniqueKeysWithValues: forms.map { ($0.fields, $0) })
         var rowsOut: [ReportRow] = []
         for storeSize in stores {
