@@ -268,10 +268,13 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   did, 39,000; an `UPDATE` in place of the REPLACE measured 25,200) — and the p99 of such a short operation
   is where this host's stalls begin (a busy loop sees 350–500 gaps a second over 10 µs): the answers' p98 is 1.5–1.6× the bare
   commits', their p99 1.5–2.2×, and the ratio moves by ±30 % between identical rounds (hence the median of
-  5). The 1,000-field cells miss most: the 50 drafts' answers (459 pages) and the drafts' rows do not fit
-  SQLite's 2 MiB page cache, so ~5 % of those answers read a page. A 4 MiB cache took the 1,000-field ×
-  10,000 cell from 2.22× to 1.81× in one A/B on 2026-12-06 (rounds 1.25–2.33×), but the memory row then
-  grows ~10.5 %, over its 10 % (8 MiB: +13 %); left at the default. Tried on 2026-12-03 and left out:
+  5). The 1,000-field cells miss most. Their 50 drafts' answers (~450 pages) and the drafts' rows did not fit
+  SQLite's default 2,000 KiB page cache, so ~5 % of those answers read a page; since 2026-12-07 the cache
+  holds 3 MiB (`DatabaseConfiguration.pageCacheKiB`: the memory row +7.0 %, where 4 MiB read +9.9 % and
+  8 MiB +13 %). What is left is the page itself: an answer lands on one of ~405 leaves, cold in the CPU's
+  caches, and the WAL frame's checksum and `pwrite` read all 4 KiB of it (callgrind's cache model, 2026-12-07:
+  ~6 last-level misses an answer of a 1,000-field draft, under 1 for a 10-field one, almost all in
+  `walChecksumBytes`), where the bare commit appends to one hot leaf. Tried on 2026-12-03 and left out:
   remembering each draft's key and hash and checking them in the upsert's own statement inside the
   transaction (kept since 2026-12-06 without the transaction: one statement is its own commit).
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — the local records
