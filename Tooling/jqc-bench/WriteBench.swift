@@ -57,7 +57,10 @@ struct WriteBench {
             let drafts = try EngineWriteWorkload.populate(
                 populated, rows: storeSize, forms: forms, draftsPerForm: draftsPerForm)
             let storeBytes = Self.bytes(in: data)
-            for mode in [DatabaseConfiguration.Synchronous.full, .normal] {
+            // JQC_BENCH_WRITES_MODES (`NORMAL`) picks the durability modes when profiling.
+            let modes = environment["JQC_BENCH_WRITES_MODES"]?.split(separator: ",")
+                .compactMap { DatabaseConfiguration.Synchronous(rawValue: String($0)) } ?? [.full, .normal]
+            for mode in modes {
                 if mode == .normal {
                     rowsOut.append(StallProbe.measure().row("before the NORMAL cells, \(Self.count(storeSize)) store"))
                 }
