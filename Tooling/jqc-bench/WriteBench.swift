@@ -58,7 +58,8 @@ struct WriteBench {
                 populated, rows: storeSize, forms: forms, draftsPerForm: draftsPerForm)
             let storeBytes = Self.bytes(in: data)
             // JQC_BENCH_WRITES_MODES (`NORMAL`) picks the durability modes when profiling.
-            let modes = environment["JQC_BENCH_WRITES_MODES"]?.split(separator: ",")
+            let modes =
+                environment["JQC_BENCH_WRITES_MODES"]?.split(separator: ",")
                 .compactMap { DatabaseConfiguration.Synchronous(rawValue: String($0)) } ?? [.full, .normal]
             for mode in modes {
                 if mode == .normal {
