@@ -276,10 +276,10 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   ~6 last-level misses an answer of a 1,000-field draft, under 1 for a 10-field one, almost all in
   `walChecksumBytes`), where the bare commit appends to one hot leaf. Yet answering runs of 50 fields on one
   draft (its leaves hot) measured the same in an A/B on 2026-12-07 (1,000 fields × 10,000, NORMAL, two pairs:
-  1.55× and 1.76× scattered, 1.65× and 1.91× in runs), so the cells stay scattered. The two full runs that
-  day put these cells at 1.93× and 1.63× (no MISS) and at 2.15× and 2.04× (two MISS rows): the 1,000-field
-  answer is ~1.5× the bare commit at p50 (21 µs against 14 µs) and its p99 sits where this host's stalls
-  begin. Tried on 2026-12-03 and left out:
+  1.55× and 1.76× scattered, 1.65× and 1.91× in runs), so the cells stay scattered. Three full runs that day
+  put the 1,000-field NORMAL cells (10,000 / 100,000 inspections) at 1.93× / 1.63× (no MISS), 2.15× / 2.04×
+  and 2.16× / 1.36×: the 1,000-field answer is ~1.5× the bare commit at p50 (21 µs against 14 µs), and its p99
+  sits where this host's stalls begin. Tried on 2026-12-03 and left out:
   remembering each draft's key and hash and checking them in the upsert's own statement inside the
   transaction (kept since 2026-12-06 without the transaction: one statement is its own commit).
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — the local records
