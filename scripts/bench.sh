@@ -279,7 +279,10 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   1.55× and 1.76× scattered, 1.65× and 1.91× in runs), so the cells stay scattered. Three full runs that day
   put the 1,000-field NORMAL cells (10,000 / 100,000 inspections) at 1.93× / 1.63× (no MISS), 2.15× / 2.04×
   and 2.16× / 1.36×: the 1,000-field answer is ~1.5× the bare commit at p50 (21 µs against 14 µs), and its p99
-  sits where this host's stalls begin. Tried on 2026-12-03 and left out:
+  sits where this host's stalls begin. Writing the row without the open-draft check (an unguarded REPLACE by
+  the draft's key, ~5,000 fewer instructions; an experiment, not kept: it would let an answer land on a
+  submitted inspection) measured the same in three interleaved pairs of that cell alone: 1.53× / 1.34× /
+  1.50× against 1.50× / 1.62× / 1.48× with the check. Tried on 2026-12-03 and left out:
   remembering each draft's key and hash and checking them in the upsert's own statement inside the
   transaction (kept since 2026-12-06 without the transaction: one statement is its own commit).
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — the local records
