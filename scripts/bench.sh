@@ -282,10 +282,11 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   sits where this host's stalls begin. Writing the row without the open-draft check (an unguarded REPLACE by
   the draft's key, ~5,000 fewer instructions; an experiment, not kept: it would let an answer land on a
   submitted inspection) measured the same in three interleaved pairs of that cell alone: 1.53× / 1.34× /
-  1.50× against 1.50× / 1.62× / 1.48× with the check. (Run alone, right after its store is built, a cell
-  reads low, every operation's tail raised alike — the 1,000-field cell first: 1.65× / 1.43×, bare p99 68 /
-  43 µs; after a 100-field cell: 1.88× / 2.14×, bare p99 36 / 33 µs — while the kernel writes the new store
-  back; in `make bench` the FULL cells run first and the NORMAL cells' bare p99 shows no such order.) Tried on 2026-12-03 and left out:
+  1.50× against 1.50× / 1.62× / 1.48× with the check, and 1.66× / 1.52× against 1.56× / 1.57× with the
+  FULL cells run first. Those pairs ran the cell alone, where it reads ~1.5–1.6×; after a 100-field NORMAL cell
+  on the same connection it read 1.88× / 2.14×, and in `make bench` (after the 10- and 100-field cells)
+  1.93–2.16× at 10,000 inspections. Why the later position costs more was not found (the WAL stays at its
+  1,000 frames: no reader holds the checkpoints back). Tried on 2026-12-03 and left out:
   remembering each draft's key and hash and checking them in the upsert's own statement inside the
   transaction (kept since 2026-12-06 without the transaction: one statement is its own commit).
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — the local records
