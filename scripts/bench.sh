@@ -285,8 +285,11 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   1.50× against 1.50× / 1.62× / 1.48× with the check, and 1.66× / 1.52× against 1.56× / 1.57× with the
   FULL cells run first. Those pairs ran the cell alone, where it reads ~1.5–1.6×; after a 100-field NORMAL cell
   on the same connection it read 1.88× / 2.14×, and in `make bench` (after the 10- and 100-field cells)
-  1.93–2.16× at 10,000 inspections. Why the later position costs more was not found (the WAL stays at its
-  1,000 frames: no reader holds the checkpoints back). Tried on 2026-12-03 and left out:
+  1.93–2.16× at 10,000 inspections. What moves is the bare commit's p99, not the answer's: first, answer
+  p99 64 / 36 µs against bare 45 / 25 µs; after a 100-field cell, 63 / 41 µs against 30 / 23 µs. A cell
+  just after the store is opened shares some slow commits among all three operations, which lifts the bare
+  commit's p99 (below this host's stalls) but not the answer's (already in them); later cells read the
+  steady state, ~2× for the 1,000-field answer (the WAL stays at its 1,000 frames throughout). Tried on 2026-12-03 and left out:
   remembering each draft's key and hash and checking them in the upsert's own statement inside the
   transaction (kept since 2026-12-06 without the transaction: one statement is its own commit).
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — the local records
