@@ -119,7 +119,8 @@ public final class AppComposition: Sendable {
         // has registered its migrations; before that only the outbox session is recorded in it)
         let store = try DatabaseQueue(
             path: directory.appendingPathComponent("jqc.sqlite").path,
-            configuration: DatabaseConfiguration(synchronous: configuration.synchronous))
+            configuration: DatabaseConfiguration(
+                synchronous: configuration.synchronous, pageSize: DatabaseConfiguration.smallRowPageSize))
         let connectivitySwitch = FileConnectivityOverrideStore(url: directory.appendingPathComponent("connectivity"))
         self.connectivitySwitch = connectivitySwitch
         transport = OfflineGateTransport(

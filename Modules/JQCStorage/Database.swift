@@ -49,6 +49,7 @@ public final class Database {
             // Touch the header first so a file that is not a database fails here, with a sentence.
             _ = try scalar("SELECT count(*) FROM sqlite_master") as Int64?
             if !configuration.readOnly {
+                if let pageSize = configuration.pageSize { try setPageSize(pageSize) }
                 let mode = try scalar("PRAGMA journal_mode = WAL") as String?
                 if mode?.lowercased() != "wal" && path != ":memory:" && !path.isEmpty {
                     throw DatabaseError(kind: .other, detail: "could not switch \(path) to WAL (got \(mode ?? "nil"))")
@@ -65,6 +66,17 @@ public final class Database {
             close()
             throw error
         }
+    }
+
+    /// Asks for `bytes`-byte pages (``DatabaseConfiguration/pageSize``); SQLite takes it only while the file has
+    /// no table yet, before WAL is switched on, and silently keeps its own otherwise.
+    /// - Throws: ``DatabaseError`` `misuse` when `bytes` is not a power of two from 512 to 65,536.
+    private func setPageSize(_ bytes: Int) throws {
+        guard (512...65_536).contains(bytes), bytes & (bytes - 1) == 0 else {
+            throw DatabaseError(
+                kind: .misuse, detail: "a page size is a power of two from 512 to 65536 bytes, not \(bytes)")
+        }
+        try executeOne("PRAGMA page_size = \(bytes)")
     }
 
     /// Finalises every cached statement and closes the connection.

@@ -1,5 +1,6 @@
 import Foundation
 import JQCKit
+import JQCStorage
 import JQCTestSupport
 import Testing
 
@@ -21,6 +22,26 @@ struct CompositionTests {
         #expect(status.pending.values.allSatisfy { $0 == 0 })
         #expect(status.pending.count == app.outboxKinds.count)
         #expect(status.failed.isEmpty)
+    }
+
+    @Test("a new store is made of 1 KiB pages (an answer writes 1 KiB to the WAL, not 4 KiB); an old one keeps its own")
+    func storePageSize() throws {
+        let directory = TemporaryDirectory()
+        let app = try AppComposition(
+            configuration: AppConfiguration(
+                dataDirectory: directory.url, server: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")))
+        )
+        #expect(try app.store.pageSize() == 1_024)
+
+        // A store made before issue 17's change (SQLite's 4 KiB pages: opening it in WAL mode wrote its header)
+        // opens as it is, and works.
+        let older = TemporaryDirectory()
+        #expect(try DatabaseQueue(path: older.path("jqc.sqlite").path).pageSize() == 4_096)
+        let reopened = try AppComposition(
+            configuration: AppConfiguration(
+                dataDirectory: older.url, server: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9"))))
+        #expect(try reopened.store.pageSize() == 4_096)
+        #expect(try reopened.outboxStatus().failed.isEmpty)
     }
 
     @Test("the airplane-mode switch survives a new root over the same data directory")

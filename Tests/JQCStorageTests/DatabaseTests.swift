@@ -47,6 +47,35 @@ struct DatabaseBasicsTests {
         #expect(try small.read { try $0.scalar("PRAGMA cache_size") as Int64? } == -512)
     }
 
+    @Test("a new file takes the page size asked, an existing one keeps its own, and a size SQLite has not is refused")
+    func pageSize() throws {
+        let directory = TemporaryDirectory()
+        let standard = try openStore(directory)
+        #expect(try standard.read { try $0.scalar("PRAGMA page_size") as Int64? } == 4_096)
+
+        let smallDirectory = TemporaryDirectory()
+        let small = try openStore(smallDirectory, .init(pageSize: 1_024))
+        #expect(try small.read { try $0.scalar("PRAGMA page_size") as Int64? } == 1_024)
+        // The file stays in WAL mode with its small pages, and reopening it asking for more changes nothing.
+        #expect(try small.read { try $0.scalar("PRAGMA journal_mode") as String? } == "wal")
+        let again = try DatabaseQueue(
+            path: smallDirectory.path("store.sqlite").path, configuration: .init(pageSize: 8_192))
+        #expect(try again.read { try $0.scalar("PRAGMA page_size") as Int64? } == 1_024)
+        #expect(try again.read { try $0.scalar("SELECT count(*) FROM items") as Int64? } == 0)
+
+        // An older file asked for small pages keeps its 4 KiB ones.
+        let reopened = try DatabaseQueue(
+            path: directory.path("store.sqlite").path, configuration: .init(pageSize: 1_024))
+        #expect(try reopened.read { try $0.scalar("PRAGMA page_size") as Int64? } == 4_096)
+
+        for wrong in [0, 1_000, 256, 131_072] {
+            #expect(throws: DatabaseError.self, "\(wrong)") {
+                try DatabaseQueue(
+                    path: directory.path("wrong-\(wrong).sqlite").path, configuration: .init(pageSize: wrong))
+            }
+        }
+    }
+
     @Test("a date as INTEGER milliseconds names the same millisecond as its text, both ways")
     func millisecondsMatchText() throws {
         // Near 1970 the double-precision product floors a millisecond low for some values: read from text's
