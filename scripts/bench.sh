@@ -184,7 +184,9 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   connection is in the note (the ratio against it too). Each size runs 5 rounds (the engine, then curl, on
   fresh servers each time), the rounds going through the sizes in turn (100, 1,000, 3,000, 100, …) so a
   slower stretch of the host falls on every size alike, and each side's median is compared; every round's
-  figures are in the note. An
+  figures are in the note. A size under 300 items runs 300 items' worth of passes in each round (100 items:
+  3 passes, so 15 in all): a 100-item pass lasts ~100 ms, and 5 of them read 0.87–1.18 ms per item between
+  runs on 2026-12-07 while the 3,000-item size held at 0.88–1.03 ms. An
   information row repeats the 1,000-item engine runs at synchronous=NORMAL (no group-commit flushes). Targets:
   ≤ 1.15× curl at 1,000, and the engine's time per item flat: largest ÷ smallest ≤ 1.20.
 - **Shell cold start, real store** (issue 17) — the release `jqc-shell` as 20 fresh processes (p50) over a
@@ -271,10 +273,20 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   5). The 1,000-field cells miss most. Their 50 drafts' answers (~450 pages) and the drafts' rows did not fit
   SQLite's default 2,000 KiB page cache, so ~5 % of those answers read a page; since 2026-12-07 the cache
   holds 3 MiB (`DatabaseConfiguration.pageCacheKiB`: the memory row +7.0 %, where 4 MiB read +9.9 % and
-  8 MiB +13 %). What is left is the page itself: an answer lands on one of ~405 leaves, cold in the CPU's
+  8 MiB +13 %). What was left is the page itself: an answer lands on one of ~405 leaves, cold in the CPU's
   caches, and the WAL frame's checksum and `pwrite` read all 4 KiB of it (callgrind's cache model, 2026-12-07:
   ~6 last-level misses an answer of a 1,000-field draft, under 1 for a 10-field one, almost all in
-  `walChecksumBytes`), where the bare commit appends to one hot leaf. Yet answering runs of 50 fields on one
+  `walChecksumBytes`), where the bare commit appends to one hot leaf. **Since 2026-12-07 a new client store
+  is made of 1 KiB pages** (`DatabaseConfiguration.smallRowPageSize`, applied by `AppComposition`; stores made
+  before keep 4 KiB): an answer writes a 1 KiB WAL frame and touches a quarter of the memory. callgrind had
+  shown the answer is not short of instructions (a full cell, 1,000 fields × 10,000, NORMAL: answer 27,600
+  a call, save 32,600, bare 15,300 — yet save ran faster than answer), and `getrusage` around each round
+  showed 11–14 µs of system time per operation, the 4 KiB copies among it. Interleaved A/B of the cell after a
+  100-field one (page size the only change): at 1 KiB answer p50 15.6–16.3 µs and bare 10.2–10.5 µs in every
+  round, the cells 1.59× and 1.64× (100-field 1.39× and 1.40×); at 4 KiB answer p50 17.4–32.2 µs and bare
+  11.9–19.9 µs, the cells 2.17× and 2.47× (1.66× and 1.56×). Two full runs with 1 KiB pages put the four
+  1,000-field NORMAL cells at 1.69× / 2.05× and 1.67× / 1.75× (10,000 / 100,000 inspections); the one miss was
+  the save (63 µs against a 31 µs bare p99) in a stretch where every operation's p50 rose by half. Yet answering runs of 50 fields on one
   draft (its leaves hot) measured the same in an A/B on 2026-12-07 (1,000 fields × 10,000, NORMAL, two pairs:
   1.55× and 1.76× scattered, 1.65× and 1.91× in runs), so the cells stay scattered. Three full runs that day
   put the 1,000-field NORMAL cells (10,000 / 100,000 inspections) at 1.93× / 1.63× (no MISS), 2.15× / 2.04×
@@ -330,7 +342,12 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   the commit queue (measured: fewer context switches, 2.9 per item) was slower in 6 interleaved pairs
   (median 1.15 s against 1.02 s for 1,000 items), so the overlap stays. curl's own time per item changes
   with the size (the dev server's per-request cost grows with the records it holds), so the flatness row is
-  partly the server's.
+  partly the server's. On 2026-12-07 the flatness row read 1.21× and 1.29× in two runs with 5 passes per
+  size: the 100-item size at 1.18 / 1.13 ms per item (its passes 0.89–1.25 ms), the 3,000-item at 0.97 /
+  0.88 ms. A standalone `jqc-bench growth` that day, with each pass's stage report, had the inspections push
+  stage itself at 0.79–1.21 ms per item for 100 items, 0.92–1.13 for 1,000 and 0.94–1.04 for 3,000, and the
+  other stages equal to the idle pass's: the spread is the short passes' noise, not a cost per pass, hence 3
+  passes a round for the 100-item size since.
 - **Cold-start rows under load**: the targets are wall-clock p50s of fresh processes; with the 1-minute
   load several times the core count (other sessions' builds) a process waits for a core most of its
   life, so the wall figures then say more about the machine than about the shell. The rows' figures are

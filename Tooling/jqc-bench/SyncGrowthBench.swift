@@ -27,6 +27,15 @@ struct SyncGrowthBench {
 
     /// Rounds per size (odd; the engine's and curl's medians are compared).
     var rounds = 5
+    /// The fewest items a size is timed over in each round (see ``passesPerRound(_:)``).
+    static let itemsPerRound = 300
+
+    /// Passes of `size` items in each round: enough for ``itemsPerRound`` items (3 for 100 items, 1 from 300),
+    /// an odd count so the median is one pass.
+    static func passesPerRound(_ size: Int) -> Int {
+        let passes = max(1, (itemsPerRound + size - 1) / max(size, 1))
+        return passes % 2 == 0 ? passes + 1 : passes
+    }
 
     /// One size's figures, in seconds.
     struct Figures {
@@ -60,11 +69,17 @@ struct SyncGrowthBench {
         try? FileManager.default.removeItem(at: work)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         // Each size is measured `rounds` times, the engine and curl side by side in every round, and each
-        // side's median taken: the reference alone swings by ±20 % between runs on a shared machine.
+        // side's median taken: the reference alone swings by ±20 % between runs on a shared machine. A size
+        // under ``itemsPerRound`` runs that many items' worth of times in each round (100 items: 3 passes), so
+        // its median does not rest on 5 passes of ~100 ms each, 30× more exposed to one burst of the host's
+        // noise than the 3,000-item passes (issue 17: that size read 0.87–1.18 ms per item between runs).
         var runsBySize: [Int: [Figures]] = [:]
         for round in 1...max(rounds, 1) {
             for size in sizes {
-                runsBySize[size, default: []].append(try await measure(size, curl: curl, round: round))
+                for pass in 1...Self.passesPerRound(size) {
+                    runsBySize[size, default: []].append(
+                        try await measure(size, curl: curl, round: round * 10 + pass))
+                }
             }
         }
         var figures: [Figures] = []
@@ -85,7 +100,8 @@ struct SyncGrowthBench {
                 + "a fresh connection as the engine sends them (CONTRACT.md: a non-idempotent POST is never "
                 + "re-sent by a layer below the outbox), \(format(ms: figure.curl)) on one kept-alive connection "
                 + "(\(format(ratio: figure.perItem / figure.curlPerItem)) of that); fresh dev servers; medians of "
-                + "\(rounds) rounds (sizes in turn), per item ours vs curl fresh: \(roundNotes[figure.items] ?? "")"
+                + "\(rounds) rounds (sizes in turn) of \(Self.passesPerRound(figure.items)) pass(es), per item ours vs "
+                + "curl fresh: \(roundNotes[figure.items] ?? "")"
             let name = "Sync growth: \(figure.items) inspections (one POST each)"
             let ours = "\(format(ms: figure.perItem)) per item"
             let reference = "curl -K, a connection per POST: \(format(ms: figure.curlFreshPerItem)) per item"
