@@ -6,15 +6,19 @@ import Testing
 
 @testable import JQCComposition
 
+/// A root over `dataDirectory` whose server (port 9, discard) is never reached.
+private func offlineRoot(_ dataDirectory: URL) throws -> AppComposition {
+    try AppComposition(
+        configuration: AppConfiguration(
+            dataDirectory: dataDirectory, server: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9"))))
+}
+
 @Suite("Composition root")
 struct CompositionTests {
     @Test("building the root creates the store and sends nothing; status starts empty")
     func buildsOffline() throws {
         let directory = TemporaryDirectory()
-        let app = try AppComposition(
-            configuration: AppConfiguration(
-                dataDirectory: directory.url, server: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")))
-        )
+        let app = try offlineRoot(directory.url)
         #expect(FileManager.default.fileExists(atPath: directory.path("jqc.sqlite").path))
         let status = try app.outboxStatus()
         // Every registered kind is counted (SHELL.md's photos, inspections and issues among them), all zero.
@@ -27,19 +31,14 @@ struct CompositionTests {
     @Test("a new store is made of 1 KiB pages (an answer writes 1 KiB to the WAL, not 4 KiB); an old one keeps its own")
     func storePageSize() throws {
         let directory = TemporaryDirectory()
-        let app = try AppComposition(
-            configuration: AppConfiguration(
-                dataDirectory: directory.url, server: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9")))
-        )
+        let app = try offlineRoot(directory.url)
         #expect(try app.store.pageSize() == 1_024)
 
         // A store made before issue 17's change (SQLite's 4 KiB pages: opening it in WAL mode wrote its header)
         // opens as it is, and works.
         let older = TemporaryDirectory()
         #expect(try DatabaseQueue(path: older.path("jqc.sqlite").path).pageSize() == 4_096)
-        let reopened = try AppComposition(
-            configuration: AppConfiguration(
-                dataDirectory: older.url, server: ServerConfig(store: InMemorySelectionStore("http://127.0.0.1:9"))))
+        let reopened = try offlineRoot(older.url)
         #expect(try reopened.store.pageSize() == 4_096)
         #expect(try reopened.outboxStatus().failed.isEmpty)
     }
