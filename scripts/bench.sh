@@ -284,11 +284,13 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   showed 11–14 µs of system time per operation, the 4 KiB copies among it. Interleaved A/B of the cell after a
   100-field one (page size the only change): at 1 KiB answer p50 15.6–16.3 µs and bare 10.2–10.5 µs in every
   round, the cells 1.59× and 1.64× (100-field 1.39× and 1.40×); at 4 KiB answer p50 17.4–32.2 µs and bare
-  11.9–19.9 µs, the cells 2.17× and 2.47× (1.66× and 1.56×). Four full runs that day with 1 KiB pages put the
-  1,000-field NORMAL cells at 1.69× / 2.05×, 1.67× / 1.75×, 1.87× / 1.52× and 1.82× / 1.65× (10,000 / 100,000
-  inspections); the one miss was the save (63 µs against a 31 µs bare p99) in a stretch where every
-  operation's p50 rose by half. The 10,000-inspection cell stays the nearest its target: its rounds still
-  range 1.60–2.54×, and its median round is what the row shows. Yet answering runs of 50 fields on one
+  11.9–19.9 µs, the cells 2.17× and 2.47× (1.66× and 1.56×). Six full runs that day with 1 KiB pages put the
+  1,000-field NORMAL cells at 1.69× / 2.05×, 1.67× / 1.75×, 1.87× / 1.52×, 1.82× / 1.65×, 2.01× / 1.77× and
+  1.69× / 2.22× (10,000 / 100,000 inspections), against 1.93× / 1.63×, 2.15× / 2.04× and 2.16× / 1.36× in the
+  three 4 KiB runs before: the 10,000-inspection cell moved down by ~0.3, the 100,000 one not measurably, and
+  in 3 of the 6 runs one of the two still read 2.01–2.22× (each round 1.5–2.6×). The stores are larger: 8 MiB
+  against 7 for 10,000 inspections, 62 MiB against 52 for 100,000 (an inspection's ~370-byte row fits twice
+  in a 1 KiB page). Yet answering runs of 50 fields on one
   draft (its leaves hot) measured the same in an A/B on 2026-12-07 (1,000 fields × 10,000, NORMAL, two pairs:
   1.55× and 1.76× scattered, 1.65× and 1.91× in runs), so the cells stay scattered. Three full runs that day
   put the 1,000-field NORMAL cells (10,000 / 100,000 inspections) at 1.93× / 1.63× (no MISS), 2.15× / 2.04×
