@@ -78,7 +78,7 @@ struct SyncGrowthBench {
             for size in sizes {
                 for pass in 1...Self.passesPerRound(size) {
                     runsBySize[size, default: []].append(
-                        try await measure(size, curl: curl, round: round * 10 + pass))
+                        try await measure(size, curl: curl, run: "\(round).\(pass)"))
                 }
             }
         }
@@ -114,7 +114,7 @@ struct SyncGrowthBench {
                 // the same curl median: the share of the gap that is the local commits' fsyncs.
                 var normal: [Figures] = []
                 for round in 1...max(rounds, 1) {
-                    normal.append(try await measure(figure.items, curl: curl, round: round, synchronous: .normal))
+                    normal.append(try await measure(figure.items, curl: curl, run: "\(round)", synchronous: .normal))
                 }
                 let median = Figures.median(of: normal)
                 rows.append(
@@ -148,12 +148,14 @@ struct SyncGrowthBench {
 
     /// Queues `size` inspections on a fresh engine and server (not timed), times the pass(es) and an idle pass,
     /// then the same POSTs from curl against another fresh server.
-    /// - Parameter synchronous: the engine's durability mode; at `.normal` (information) curl is not run and
-    ///   its figures are 0.
+    /// - Parameters:
+    ///   - run: names this run's folders (`2.3`: round 2, its third pass).
+    ///   - synchronous: the engine's durability mode; at `.normal` (information) curl is not run and its figures
+    ///     are 0.
     private func measure(
-        _ size: Int, curl: String, round: Int, synchronous: DatabaseConfiguration.Synchronous = .full
+        _ size: Int, curl: String, run: String, synchronous: DatabaseConfiguration.Synchronous = .full
     ) async throws -> Figures {
-        let label = "\(size)-\(round)-\(synchronous.rawValue)"
+        let label = "\(size)-\(run)-\(synchronous.rawValue)"
         let server = try DevServerProcess(
             executable: devserver, dataDirectory: serverWork.appendingPathComponent("growth-\(label)"))
         let runWork = work.appendingPathComponent("n\(label)", isDirectory: true)

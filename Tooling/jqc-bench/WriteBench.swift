@@ -47,7 +47,9 @@ struct WriteBench {
         let stores = environment["JQC_BENCH_WRITES_STORES"]?.split(separator: ",").compactMap { Int($0) } ?? self.stores
         // JQC_BENCH_WRITES_FORMS (`10,1000`) picks the form sizes when profiling.
         let sizes = environment["JQC_BENCH_WRITES_FORMS"]?.split(separator: ",").compactMap { Int($0) } ?? formSizes
-        let forms = sizes.map(GrowthForm.init(fields:))
+        // Each size once, in the order given (a size named twice would be two forms under one key).
+        var seen = Set<Int>()
+        let forms = sizes.filter { seen.insert($0).inserted }.map(GrowthForm.init(fields:))
         let byFields = Dictionary(uniqueKeysWithValues: forms.map { ($0.fields, $0) })
         var rowsOut: [ReportRow] = []
         for storeSize in stores {
