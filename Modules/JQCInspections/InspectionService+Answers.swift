@@ -75,9 +75,10 @@ extension InspectionService {
     public func save(localID: String, formData: [String: JSONValue]? = nil) throws {
         try wrap {
             if formData == nil {
-                // One statement, its own commit (issue 17); nothing touched: read why, in a transaction below.
+                // One statement, its own commit, through the open-drafts index (issue 17); nothing touched: the
+                // transaction below touches a draft of any other shape, or reads why there is none.
                 let touched = try store.queue.writeWithoutTransaction { db in
-                    try store.touchDraft(db, localID: localID, at: clock.now)
+                    try store.touchOpenDraft(db, localID: localID, at: clock.now)
                 }
                 if touched { return }
             }

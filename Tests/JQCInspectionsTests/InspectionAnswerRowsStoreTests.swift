@@ -439,6 +439,49 @@ struct InspectionAnswerRowsStoreTests {
         }
     }
 
+    @Test(
+        "save touches an open draft through the open-drafts index; a draft of JSON text and a submitted one go the long way"
+    )
+    func saveTouchesThroughTheOpenDraftsIndex() throws {
+        let world = try InspectionFixture()
+        let steps = try world.queue.read { db in
+            try db.fetchAll("EXPLAIN QUERY PLAN \(InspectionStore.touchOpenDraftSQL)", [Date(), "x"])
+                .compactMap { $0["detail"] as String? }
+        }
+        #expect(steps == ["SEARCH inspections USING INDEX inspections_open_drafts (local_id=?)"], "\(steps)")
+        // An open draft: the one statement touches it.
+        let draft = try world.answeredDraft()
+        world.clock.advance(by: 60)
+        #expect(
+            try world.queue.write { db in
+                try world.store.touchOpenDraft(db, localID: draft.localID, at: world.clock.now)
+            })
+        #expect(try world.service.inspection(localID: draft.localID).updatedAt == world.clock.now)
+        // A draft whose answers are JSON text is not in the index: the statement touches nothing, save still does.
+        let legacy = try world.service.start(StartRequest(templateID: 3, facilityID: 11, areaID: 112))
+        try world.queue.write { db in
+            try db.execute("UPDATE inspections SET form_data = '{\"2\":4}' WHERE local_id = ?", [legacy.localID])
+        }
+        world.clock.advance(by: 60)
+        #expect(
+            try !world.queue.write { db in
+                try world.store.touchOpenDraft(db, localID: legacy.localID, at: world.clock.now)
+            })
+        try world.service.save(localID: legacy.localID)
+        let saved = try world.service.inspection(localID: legacy.localID)
+        #expect(saved.updatedAt == world.clock.now && saved.formData == ["2": 4])
+        // A submitted inspection: nothing touched, and save says why.
+        _ = try world.service.submit(localID: draft.localID)
+        let submitted = try world.service.inspection(localID: draft.localID).updatedAt
+        world.clock.advance(by: 60)
+        #expect(
+            try !world.queue.write { db in
+                try world.store.touchOpenDraft(db, localID: draft.localID, at: world.clock.now)
+            })
+        #expect(throws: InspectionsError.self) { try world.service.save(localID: draft.localID) }
+        #expect(try world.service.inspection(localID: draft.localID).updatedAt == submitted)
+    }
+
     /// Takes the store back to the layout before migration `inspections/7-answer-keys` (and `5`, whose index
     /// it rebuilds): no `answers_key` column, no key counter, no `inspection_answers` table (the caller makes the
     /// one of the layout it wants: rows keyed by the local id).
