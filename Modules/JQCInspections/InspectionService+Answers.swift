@@ -182,7 +182,8 @@ extension InspectionService {
     private func answerByHint(
         localID: String, fieldID: String, _ makeValue: (FormField) throws -> AnswerValue
     ) throws -> JSONValue? {
-        guard let hash = openDraftHints.withLock({ $0[localID] }), let schema = schemaCache.lookUp(hash),
+        guard InspectionStore.fixedPlace(fieldID) != nil, let hash = openDraftHints.withLock({ $0[localID] }),
+            let schema = schemaCache.lookUp(hash),
             let field = try? schema.answerField(id: fieldID), field.type != .table,
             let value = try? makeValue(field), case .set(let stored)? = try? value.change(for: field, current: nil)
         else { return nil }

@@ -169,6 +169,7 @@ struct InspectionAnswerRowsStoreTests {
         #expect(
             try migrator.migrate(world.queue) == [
                 "inspections/5-open-drafts-index", "inspections/6-answer-times", "inspections/7-answer-keys",
+                "inspections/8-answer-slots",
             ])
         times = try Self.times(world, draft.localID)
         #expect(times["2"]?.type == "integer" && times["2"]?.milliseconds == answered.databaseMilliseconds)
@@ -200,7 +201,8 @@ struct InspectionAnswerRowsStoreTests {
         // A row of the deleted draft's key that something left behind (no path of this app does).
         try world.queue.write { db in
             try db.execute(
-                "INSERT INTO inspection_answers (answers_key, field_id, value) VALUES (?, '2', '\"1\"')", [secondKey])
+                "INSERT INTO inspection_answers (slot, answers_key, field_id, value) VALUES (?, ?, '2', '\"1\"')",
+                [secondKey * 65_536 + 2, secondKey])
         }
         let third = try world.service.start(StartRequest(templateID: 3, facilityID: 11))
         #expect(try Self.answersKey(world, third.localID) == secondKey + 1)
@@ -238,7 +240,10 @@ struct InspectionAnswerRowsStoreTests {
         var migrator = DatabaseMigrator()
         FacilitiesSchema.register(in: &migrator)
         InspectionsSchema.register(in: &migrator)
-        #expect(try migrator.migrate(world.queue) == ["inspections/5-open-drafts-index", "inspections/7-answer-keys"])
+        #expect(
+            try migrator.migrate(world.queue) == [
+                "inspections/5-open-drafts-index", "inspections/7-answer-keys", "inspections/8-answer-slots",
+            ])
 
         #expect(try world.store.all() == before)
         #expect(try Self.answersKey(world, first.localID) == 1)
@@ -377,7 +382,7 @@ struct InspectionAnswerRowsStoreTests {
         #expect(
             try migrator.migrate(world.queue) == [
                 "inspections/4-answers", "inspections/5-open-drafts-index", "inspections/6-answer-times",
-                "inspections/7-answer-keys",
+                "inspections/7-answer-keys", "inspections/8-answer-slots",
             ])
 
         let after = try world.store.all()
@@ -401,7 +406,7 @@ struct InspectionAnswerRowsStoreTests {
         #expect(try world.service.inspection(localID: full.localID).formData == expected)
     }
 
-    @Test("the row reader's answers search inspection_answers by its primary key, never a scan")
+    @Test("the row reader's answers search inspection_answers by its range of slots, never a scan")
     func readerSearchesByKey() throws {
         let world = try InspectionFixture()
         let steps = try world.queue.read { db in
@@ -410,7 +415,9 @@ struct InspectionAnswerRowsStoreTests {
             )
             .compactMap { $0["detail"] as String? }
         }
-        #expect(steps.contains { $0.contains("inspection_answers USING PRIMARY KEY (answers_key=?)") }, "\(steps)")
+        #expect(
+            steps.contains { $0.contains("inspection_answers USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") },
+            "\(steps)")
         #expect(!steps.contains { $0.hasPrefix("SCAN") }, "\(steps)")
     }
 
@@ -491,7 +498,10 @@ struct InspectionAnswerRowsStoreTests {
         try db.execute("DROP TABLE inspection_answer_keys")
         try db.execute("DROP TABLE inspection_answers")
         try db.execute(
-            "DELETE FROM jqc_migrations WHERE key IN ('inspections/5-open-drafts-index', 'inspections/7-answer-keys')")
+            """
+            DELETE FROM jqc_migrations
+            WHERE key IN ('inspections/5-open-drafts-index', 'inspections/7-answer-keys', 'inspections/8-answer-slots')
+            """)
     }
 
     /// ``rewindAnswerKeys(_:)``, then an empty `inspection_answers` keyed by the local id with its time as

@@ -53,9 +53,9 @@ struct InspectionQueryPlanTests {
         InspectionsSchema.register(in: &migrator)
         #expect(migrator.registeredKeys.first == "inspections/1-create")
         #expect(
-            migrator.registeredKeys.suffix(5) == [
+            migrator.registeredKeys.suffix(6) == [
                 "inspections/3-sync-status-index", "inspections/4-answers", "inspections/5-open-drafts-index",
-                "inspections/6-answer-times", "inspections/7-answer-keys",
+                "inspections/6-answer-times", "inspections/7-answer-keys", "inspections/8-answer-slots",
             ])
     }
 }
