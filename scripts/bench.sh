@@ -131,14 +131,16 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   `save(localID:)`, against a bare single-row `INSERT` on the same connection (one statement, its own
   implicit transaction: the cheapest single-row commit SQLite makes), interleaved, each its own commit, with `AppConfiguration.synchronous` FULL and NORMAL (seam `InspectionWriteWorkload`,
   Tooling/jqc-bench/EngineWriteWorkload.swift). One row per cell and mode; its ratio is the worse of answer
-  and save (both in the note). Each cell runs 5 rounds of 10,000 samples, the three operations side by side
-  in every round, and the row shows the round whose ratio is the median (every round's ratio is in the
-  note): one round's p99 of a 15 µs operation is set by the host's stalls (the "Machine stalls" rows) and
-  moves by ±30 % between identical rounds. The answer's first time on a draft reads the draft's answers key
-  and `schema_hash` from the open-drafts covering index, takes the parsed schema from the schema cache and
-  writes the one answer as its row of `inspection_answers`; after that it is one statement that writes the
-  row only while the draft is still open and pinned to that hash; `save` touches `updated_at` in one
-  statement.
+  and save (both in the note). Each cell runs one uncounted round (each mode opens a fresh connection, whose
+  page cache starts empty), then 5 rounds of 10,000 samples at FULL and 11 at NORMAL (a NORMAL round takes
+  ~0.5 s, a FULL one ~6 s), the three operations side by side in every round, and the row shows the round
+  whose ratio is the median (every round's ratio is in the note): one round's p99 of a 15 µs operation is set
+  by the host's stalls (the "Machine stalls" rows) and moves by ±30 % between identical rounds. The answer's
+  first time on a draft reads the draft's answers key and `schema_hash` from the open-drafts covering index,
+  takes the parsed schema from the schema cache and writes the one answer as its row of `inspection_answers`,
+  at the row's integer slot (the draft's key × 65,536 + the field id); after that it is one statement that
+  writes the row only while the draft is still open and pinned to that hash; `save` touches `updated_at` in
+  one statement through the open-drafts index.
 - **Shell cold start** — the release `jqc-shell` as a fresh process (posix_spawn → exit), with the
   10,000-inspection store in its data directory: `-c "echo ready"`, the offline tool `score` (never starts a
   server), and `whoami` which builds the engine the prompt waits for (store opened and migrated, session

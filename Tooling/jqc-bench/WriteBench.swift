@@ -11,10 +11,11 @@ import JQCStorage
 /// its own transaction, as in the app. The reference data comes from a standalone dev server (one sync pass
 /// before anything is timed).
 ///
-/// Each cell runs ``rounds`` rounds of ``samples`` samples, the three operations side by side in every round,
-/// and reports the round whose ratio is the median (every round's ratio is in the note): on a shared VM one
-/// round's p99 of a 15 µs operation is set by the host's stalls (``StallProbe``) and moves by ±30 % between
-/// identical rounds, while the median of the rounds' side-by-side ratios does not follow a burst that hits one.
+/// Each cell runs ``rounds`` rounds (``normalRounds`` at NORMAL) of ``samples`` samples after one uncounted round
+/// that fills the fresh connection's page cache, the three operations side by side in every round, and reports
+/// the round whose ratio is the median (every round's ratio is in the note): on a shared VM one round's p99 of a
+/// 15 µs operation is set by the host's stalls (``StallProbe``) and moves by ±30 % between identical rounds, while
+/// the median of the rounds' side-by-side ratios does not follow a burst that hits one.
 struct WriteBench {
     let devserver: String
     let work: URL
@@ -26,6 +27,10 @@ struct WriteBench {
     let samples: Int
     /// Rounds per cell (odd: the median round is reported).
     var rounds = 5
+    /// Rounds per NORMAL cell (odd). A NORMAL round takes ~0.5 s where a FULL one takes ~6 s, and its ratio moves
+    /// most (1.2–2.3× between identical rounds of a 1,000-field cell on 2026-12-07): 11 rounds put the median's
+    /// estimate on twice as many rounds for ~40 s more in all.
+    var normalRounds = 11
     /// Drafts of each form in each store (the answer and save targets, picked at random): 50, or
     /// `JQC_BENCH_WRITES_DRAFTS` when profiling. The answer p99 follows the answer rows touched at random, not the
     /// form's size alone: at 5 drafts the 1,000-field NORMAL cells read 0.94–1.33×, at 50 2.02–2.75× (issue 17).
@@ -99,8 +104,12 @@ struct WriteBench {
         _ workload: EngineWriteWorkload, form: GrowthForm, store: Int, storeBytes: Int,
         mode: DatabaseConfiguration.Synchronous
     ) throws -> ReportRow {
+        // One round first, not counted: each mode opens a fresh connection, whose page cache starts empty, so the
+        // first round's answers read the 1,000-field drafts' leaves from the file (its ratio was the highest of the
+        // cell in most runs on 2026-12-07); an app that has been answering has them cached.
+        _ = try measureRound(workload, form: form, seed: UInt64(3 + form.fields + store))
         var all: [Round] = []
-        for round in 0..<max(rounds, 1) {
+        for round in 0..<max(mode == .normal ? normalRounds : rounds, 1) {
             all.append(try measureRound(workload, form: form, seed: UInt64(7 + form.fields + store + 1_000 * round)))
         }
         let median = Round.median(of: all)

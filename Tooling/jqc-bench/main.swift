@@ -81,7 +81,7 @@ func runBenchmarks(_ options: BenchOptions) async throws {
                 try await WriteBench(
                     devserver: devserver, work: work, serverWork: options.serverWork ?? work,
                     stores: quick ? [2_000, 10_000] : [10_000, 100_000], formSizes: [10, 100, 1_000],
-                    samples: quick ? 100 : 10_000, rounds: quick ? 1 : 5
+                    samples: quick ? 100 : 10_000, rounds: quick ? 1 : 5, normalRounds: quick ? 1 : 11
                 ).run())
         case "coldstart":
             // The engine-start row needs a server to name; a standalone dev server serves it.
