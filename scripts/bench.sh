@@ -272,7 +272,7 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   did, 39,000; an `UPDATE` in place of the REPLACE measured 25,200) — and the p99 of such a short operation
   is where this host's stalls begin (a busy loop sees 350–500 gaps a second over 10 µs): the answers' p98 is 1.5–1.6× the bare
   commits', their p99 1.5–2.2×, and the ratio moves by ±30 % between identical rounds (hence the median of
-  5). The 1,000-field cells miss most. Their 50 drafts' answers (~450 pages) and the drafts' rows did not fit
+  the rounds: 5 then, 11 at NORMAL since). The 1,000-field cells miss most. Their 50 drafts' answers (~450 pages) and the drafts' rows did not fit
   SQLite's default 2,000 KiB page cache, so ~5 % of those answers read a page; since 2026-12-07 the cache
   holds 3 MiB (`DatabaseConfiguration.pageCacheKiB`: the memory row +7.0 %, where 4 MiB read +9.9 % and
   8 MiB +13 %). What was left is the page itself: an answer lands on one of ~405 leaves, cold in the CPU's
@@ -310,6 +310,21 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   steady state, ~2× for the 1,000-field answer (the WAL stays at its 1,000 frames throughout). Tried on 2026-12-03 and left out:
   remembering each draft's key and hash and checking them in the upsert's own statement inside the
   transaction (kept since 2026-12-06 without the transaction: one statement is its own commit).
+  **Later on 2026-12-07 three changes took the 1,000-field NORMAL cells to 1.50–1.53× in `make bench`.**
+  (1) Answer rows at integer slots (migration `inspections/8-answer-slots`: the rowid is the draft's key ×
+  65,536 + the field id, for ids that are plain decimals below 32,768). The `WITHOUT ROWID` key's interior
+  cells held whole rows (fanout ~24 on 1 KiB pages: four levels over ~1,650 leaves), and a REPLACE searched
+  records, then deleted and inserted; the rowid tree's interior cells hold integers, and a REPLACE by rowid
+  writes over the row in place. callgrind over a full cell (1,000 fields × 2,000 inspections, NORMAL, 12
+  rounds): answer 25,600 instructions an operation against 28,400, its statement 19,300 against 23,600;
+  bare 11,750, save 27,700. Interleaved A/B of the two 1,000-field NORMAL cells (10,000 / 100,000
+  inspections): 1.49× / 1.70× and 1.67× / 1.68× against 1.65× / 1.69× and 1.92× / 1.85×, answer p50
+  15–20 µs against 16–22 µs. (2) `save` touches the draft through the open-drafts index, not the primary-key
+  index of every inspection (p50 12–13 µs against 13–14 µs). (3) 11 rounds at NORMAL, after an uncounted
+  round that fills the fresh connection's page cache. Tried and left out: `ON CONFLICT … DO UPDATE` in place
+  of the REPLACE (+1,500 instructions); 2 KiB pages (the same within noise); an append-only journal of
+  answers folded into the table later (answer p50 13 µs against 16, but the fold writes the scattered rows
+  anyway, in bursts, and every reader would have to merge two places).
 - **Sync** (inspections + photos vs curl): per item the engine does what curl does not — the local records
   (a photo's settle writes its server path into the inspection's answer, an inspection and an issue are
   marked synced), a fresh connection for every `POST` (`freshConnectionForNonIdempotent`: photo uploads,
