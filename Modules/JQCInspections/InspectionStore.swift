@@ -171,48 +171,37 @@ public enum InspectionsSchema {
                 WHERE status = 'draft' AND form_data = ''
                 """)
         }
-        // Issue 17: each answer row at an integer slot, the table's rowid — its draft's key × 65,536 + the field's
-        // place (``InspectionStore/fixedPlace(_:)``; ids without a fixed place above 32,768, in the order of their
-        // text) — so an answer is one search of integer keys and a write in place. Every row kept; `answers_key`
-        // stays a column.
+        // Issue 17: each answer row at an integer slot, the table's rowid: its draft's key × 65,536 + the field's
+        // place — the id itself for a plain decimal below 32,768 (``InspectionStore/fixedPlace(_:)``), else 32,768
+        // and up, in the order of the ids' text — so an answer is one search of integer keys and a write in place.
+        // Every row kept, its values copied as stored; `answers_key` stays a column, and the CHECK ties it to the
+        // slot, so a writer of the old layout (no slot) fails instead of landing in another draft's range. Written
+        // out in SQL with its own numbers: migrations are history.
         migrator.registerMigration(namespace: "inspections", "8-answer-slots") { db in
             try db.execute(
                 """
                 CREATE TABLE inspection_answers_slotted (
                     slot INTEGER PRIMARY KEY,
-                    answers_key INTEGER NOT NULL,
+                    answers_key INTEGER NOT NULL CHECK (slot >> 16 = answers_key),
                     field_id TEXT NOT NULL,
                     value TEXT NOT NULL,
                     answered_at INTEGER
                 )
                 """)
-            var nextOther: [Int64: Int64] = [:]
-            let rows = try db.fetchAll(
-                "SELECT answers_key, field_id, value, answered_at FROM inspection_answers ORDER BY answers_key, field_id"
-            )
-            for row in rows {
-                guard let key: Int64 = row["answers_key"], let fieldID: String = row["field_id"] else { continue }
-                let place: Int64
-                if let fixed = InspectionStore.fixedPlace(fieldID) {
-                    place = fixed
-                } else {
-                    place = nextOther[key] ?? InspectionStore.fixedPlaces
-                    guard place < InspectionStore.slotsPerKey else {
-                        throw DatabaseError(
-                            kind: .misuse, detail: "inspection answers key \(key) holds too many non-numeric field ids")
-                    }
-                    nextOther[key] = place + 1
-                }
-                try db.execute(
-                    """
-                    INSERT INTO inspection_answers_slotted (slot, answers_key, field_id, value, answered_at)
-                    VALUES (?, ?, ?, ?, ?)
-                    """,
-                    [
-                        key * InspectionStore.slotsPerKey + place, key, fieldID, row["value"] as String? ?? "null",
-                        row["answered_at"] as Int64?,
-                    ])
-            }
+            try db.execute(
+                """
+                INSERT INTO inspection_answers_slotted (slot, answers_key, field_id, value, answered_at)
+                SELECT answers_key * 65536 + coalesce(fixed, 32767 + row_number() OVER (
+                        PARTITION BY answers_key, fixed IS NULL ORDER BY field_id)),
+                    answers_key, field_id, value, answered_at
+                FROM (
+                    SELECT *, CASE
+                        WHEN field_id <> '' AND field_id NOT GLOB '*[^0-9]*' AND length(field_id) <= 5
+                            AND (field_id = '0' OR field_id NOT GLOB '0*') AND CAST(field_id AS INTEGER) < 32768
+                        THEN CAST(field_id AS INTEGER) END AS fixed
+                    FROM inspection_answers
+                )
+                """)
             try db.execute("DROP TABLE inspection_answers")
             try db.execute("ALTER TABLE inspection_answers_slotted RENAME TO inspection_answers")
         }
@@ -356,8 +345,8 @@ public final class InspectionStore: Sendable {
     /// The columns of an inspection row and where they come from: the row, with its pinned schema from
     /// `inspection_schemas` when the row's own `schema_snapshot` is empty (rows written since issue 17), and
     /// — when its `form_data` is '' (a draft since `inspections/4-answers`) — its answers from
-    /// `inspection_answers` as one JSON object, found by the row's `answers_key` (its range of slots:
-    /// `answers_key × 65536 …`, ``slotsPerKey``; `table_answers`: each value's stored text, joined; NULL when there
+    /// `inspection_answers` as one JSON object, found by the row's `answers_key` (its range of slots, from
+    /// `answers_key` × ``slotsPerKey``; `table_answers`: each value's stored text, joined; NULL when there
     /// are none) and the time of the latest one (`answered_at`; the row's `updated_at` when later).
     static let selection = """
         inspections.*, inspection_schemas.snapshot AS pinned_snapshot,
@@ -365,11 +354,11 @@ public final class InspectionStore: Sendable {
             SELECT '{' || group_concat(json_quote(inspection_answers.field_id) || ':' || inspection_answers.value, ',')
                 || '}'
             FROM inspection_answers WHERE inspection_answers.slot
-                BETWEEN inspections.answers_key * 65536 AND inspections.answers_key * 65536 + 65535
+                BETWEEN inspections.answers_key * \(slotsPerKey) AND inspections.answers_key * \(slotsPerKey) + \(slotsPerKey - 1)
         ) END AS table_answers,
         CASE WHEN inspections.form_data = '' THEN (
             SELECT max(inspection_answers.answered_at) FROM inspection_answers WHERE inspection_answers.slot
-                BETWEEN inspections.answers_key * 65536 AND inspections.answers_key * 65536 + 65535
+                BETWEEN inspections.answers_key * \(slotsPerKey) AND inspections.answers_key * \(slotsPerKey) + \(slotsPerKey - 1)
         ) END AS answered_at
         FROM inspections
         LEFT JOIN inspection_schemas ON inspections.schema_snapshot = ''

@@ -7,9 +7,9 @@ import Testing
 @testable import JQCInspections
 
 /// Answer slots (issue 17; migration `inspections/8-answer-slots`): each answer row's rowid is its draft's key ×
-/// 65,536 + the field's place — the id itself for a plain decimal below 32,768, else a place above 32,768 given
-/// in the order the draft's other ids were first written — so an answer searches integer keys and writes over its
-/// row in place.
+/// 65,536 + the field's place — the id itself for a plain decimal below 32,768, else a place from 32,768 up (in
+/// the order of the ids' text when a whole set is written, the next free one for a single new id) — so an answer
+/// searches integer keys and writes over its row in place.
 @Suite("Answer slots (issue 17): where each answer row sits")
 struct AnswerSlotsStoreTests {
     /// The answer rows of one draft: field id → slot − key × 65,536.
@@ -25,6 +25,13 @@ struct AnswerSlotsStoreTests {
                 places[row["field_id"] ?? ""] = slot - key * 65_536
             }
             return places
+        }
+    }
+
+    /// The `answers_key` of one inspection.
+    static func key(_ world: InspectionFixture, _ localID: String) throws -> Int64? {
+        try world.queue.read { db in
+            try db.scalar("SELECT answers_key FROM inspections WHERE local_id = ?", [localID])
         }
     }
 
@@ -71,6 +78,16 @@ struct AnswerSlotsStoreTests {
         #expect(try world.service.inspection(localID: draft.localID).formData == ["2": "3", "40000": "Dry"])
         try world.service.answer(localID: draft.localID, fieldID: "notes", arguments: ["Again"])
         #expect(try Self.places(world, draft.localID) == ["2": 2, "40000": 32_769, "notes": 32_770])
+        // When the places above the others run out (after many clears), a new id takes the lowest free one.
+        let key: Int64 = try #require(try AnswerSlotsStoreTests.key(world, draft.localID))
+        try world.queue.write { db in
+            try db.execute(
+                "INSERT INTO inspection_answers (slot, answers_key, field_id, value) VALUES (?, ?, 'zz', '\"z\"')",
+                [key * 65_536 + 65_535, key])
+        }
+        try world.service.answer(localID: draft.localID, fieldID: "notes", value: .clear)
+        try world.service.answer(localID: draft.localID, fieldID: "notes", arguments: ["Again"])
+        #expect(try Self.places(world, draft.localID) == ["2": 2, "40000": 32_769, "notes": 32_768, "zz": 65_535])
         // One answer read by its slot: an id without a fixed place found by its row; no row, no answer.
         let cases: [(String, JSONValue?)] = [("notes", "Again"), ("2", "3"), ("missing", .none), ("7", .none)]
         for (field, expected) in cases {
@@ -135,6 +152,8 @@ struct AnswerSlotsStoreTests {
                         row["answered_at"] as Int64?,
                     ])
             }
+            // A row of a key no inspection holds, its time as text: carried as stored, seen by no draft.
+            try db.execute("INSERT INTO inspection_answers VALUES (999, 'x', '\"kept\"', '2026-12-07 06:00:00.000')")
             try db.execute("DELETE FROM jqc_migrations WHERE key = 'inspections/8-answer-slots'")
         }
         var migrator = DatabaseMigrator()
@@ -152,6 +171,27 @@ struct AnswerSlotsStoreTests {
                 ])
         #expect(try Self.places(world, second.localID) == ["2": 2, "3": 3])
         #expect(try Self.places(world, empty.localID).isEmpty)
+        let stray = try world.queue.read { db in
+            try db.fetchOne(
+                "SELECT slot, value, typeof(answered_at) AS type FROM inspection_answers WHERE answers_key = 999")
+        }
+        let strayRow = try #require(stray)
+        let (straySlot, strayValue, strayType): (Int64?, String?, String?) =
+            (strayRow["slot"], strayRow["value"], strayRow["type"])
+        let expectedSlot: Int64 = 999 * 65_536 + 32_768
+        #expect(straySlot == expectedSlot)
+        #expect(strayValue == "\"kept\"" && strayType == "text")
+        // A writer of the old layout (no slot) is refused, not given a slot in some draft's range.
+        let secondKey = try #require(try Self.key(world, second.localID))
+        #expect(throws: DatabaseError.self) {
+            try world.queue.write { db in
+                try db.execute(
+                    """
+                    INSERT OR REPLACE INTO inspection_answers (answers_key, field_id, value, answered_at)
+                    VALUES (?, '2', '"9"', NULL)
+                    """, [secondKey])
+            }
+        }
         // The drafts take answers as before.
         try world.service.answer(localID: second.localID, fieldID: "2", value: .rating(1))
         try world.service.answer(localID: empty.localID, fieldID: "2", value: .rating(3))
