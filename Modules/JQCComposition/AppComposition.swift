@@ -97,13 +97,15 @@ public final class AppComposition: Sendable {
     /// Automatic passes (periodic and on reconnect).
     public let scheduler: SyncScheduler
 
-    /// Builds the root. Nothing is sent to the server here.
+    /// Builds the root. Nothing is sent to the server here. The first root of a process also caps the C
+    /// allocator's arenas (JQCKit `AllocatorArenas`: at most 2, so resident memory stays flat while syncing).
     /// - Throws: `DatabaseError` when the store cannot be opened or migrated (a sentence: damaged file,
     ///   newer store, disk full). `PhotoError` when `<data-dir>/photos` cannot be created.
     ///   `StageOrderError` when the features' stages declare an order that cannot hold. A feature factory's
     ///   error (``AppConfiguration/additionalFeatures``).
     public init(configuration: AppConfiguration) throws {
-        // Phase 0 — configuration, clock, logger
+        // Phase 0 — the process's allocator (once), configuration, clock, logger
+        AllocatorArenas.cap()
         self.configuration = configuration
         clock = configuration.clock
         server = configuration.server
