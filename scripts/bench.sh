@@ -229,10 +229,14 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   dedupes `POST /inspections` by scanning every inspection it holds (10,000 to one server is quadratic).
   What grows, traced on 2026-12-07 (VmRSS every 500 items): 41.8 MiB at 1,000 items, 45.2 MiB at 5,000, then
   flat at 45.3–45.5 MiB to 10,000 — SQLite's page cache of the connection filling to its 3 MiB bound
-  (`DatabaseConfiguration.pageCacheKiB`), then nothing more. `AppComposition` caps glibc's malloc arenas at 2
+  (`DatabaseConfiguration.pageCacheKiB`), then nothing more. `AppComposition` caps glibc's malloc arenas at 4
   (`AllocatorArenas`): with glibc's default (up to 8 a core) the engine's threads took up to ~1 MiB more from
   run to run (the row read +8.5 % to +10.6 % over five runs; MALLOC_ARENA_MAX=2 +8.7 % to +8.9 %, =1 +7.3 %
-  to +8.0 %); with the cap in the composition root, +8.6 % to +8.8 % in three runs.
+  to +8.0 %). Capped in the composition root: at 2, +8.6 % to +8.8 % in three runs, but the sync growth row
+  at 1,000 items read 1.05–1.13× (median 1.10×, five runs) against 1.01–1.16× (median 1.055×, eight runs)
+  uncapped, the threads waiting on the arenas' locks; at 4, +8.5 % to +8.7 % in three runs and 0.98–1.15×
+  (median 1.04×, four runs), hence 4. `malloc_trim(0)` after every pass measured +8.4 % and +8.7 %: the
+  allocator's slack is not what grows.
 - **Sync** — N = 1,000 completed inspections (template 3: a rating, a text, and one photo in the image
   field 9 attached with `InspectionPhotos.attach`, i.e. `PhotoService.importPhoto` through the JPEG
   pipeline; queued through the services, not timed), then timed: `app.sync.sync(explicit: true)` until

@@ -6,12 +6,14 @@
 ///
 /// glibc gives a thread that finds the main arena busy an arena of its own, up to 8 per core, and each keeps the
 /// memory freed into it. The engine's threads (the database queue, the transport, Swift's cooperative pool) took
-/// up to ~1 MiB more resident memory that way from one run to the next: `make bench`'s memory row read +8.7 % to
-/// +10.5 % over the same 10,000-item sync, and +8.7 % to +8.9 % with at most 2 arenas (2026-12-07).
-/// ``AppComposition`` caps them once per process.
+/// up to ~1 MiB more resident memory that way from one run to the next: `make bench`'s memory row read +8.5 % to
+/// +10.6 % over the same 10,000-item sync with glibc's default, +8.5 % to +8.8 % with at most 2 or 4 arenas
+/// (2026-12-07). At 2 the threads waited on the arenas' locks (sync growth at 1,000 items: a median of 1.10×
+/// curl in five runs against 1.04–1.06× at 4 or with no cap), hence 4. ``AppComposition`` caps them once per
+/// process.
 public enum AllocatorArenas {
-    /// The arenas glibc may make: 2, one per core of the devices this engine runs on.
-    public static let limit: Int32 = 2
+    /// The arenas glibc may make: 4, two per core of the 2-core devices this engine runs on.
+    public static let limit: Int32 = 4
 
     /// Caps glibc's arenas at ``limit`` (`mallopt(M_ARENA_MAX, …)`), once per process; later calls do nothing. A
     /// no-op where the C library is not glibc.
