@@ -224,7 +224,7 @@ extension InspectionStore {
     /// draft pinned to `schemaHash` with its answers in rows under a key (issue 17: the caller checked the value
     /// on that schema; a single statement is atomic, so no transaction around it is needed). The row upserted is
     /// the one ``setAnswer(_:localID:fieldID:value:at:)`` writes. Only for a field id with a fixed place
-    /// (``fixedPlace(_:)``): its slot follows from the key the statement reads.
+    /// (`fixedPlace(_:)`): its slot follows from the key the statement reads.
     /// - Returns: whether it was written; `false` when the row is no such open draft, or the id has no fixed place
     ///   (nothing written).
     /// - Throws: `DatabaseError`.

@@ -9,8 +9,8 @@
 /// up to ~1 MiB more resident memory that way from one run to the next: `make bench`'s memory row read +8.5 % to
 /// +10.6 % over the same 10,000-item sync with glibc's default, +8.5 % to +8.8 % with at most 2 or 4 arenas
 /// (2026-12-07). At 2 the threads waited on the arenas' locks (sync growth at 1,000 items: a median of 1.10×
-/// curl in five runs against 1.04–1.06× at 4 or with no cap), hence 4. ``AppComposition`` caps them once per
-/// process.
+/// curl in five runs against 1.04–1.06× at 4 or with no cap), hence 4. JQCComposition's `AppComposition` caps
+/// them once per process.
 public enum AllocatorArenas {
     /// The arenas glibc may make: 4, two per core of the 2-core devices this engine runs on.
     public static let limit: Int32 = 4
