@@ -225,8 +225,9 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   `app.sync.sync(explicit: true)` passes (every stage of the pass runs), queueing 250 at a time, and reports
   its VmRSS every 500 items; flat = the RSS at the end within 10 % of the RSS after the first 1,000. After
   each pass it moves the engine to a fresh dev server (`app.server.select` + sign-in; the synced rows'
-  server ids are forgotten, as the fresh server numbers from the seed again), because the dev server
-  dedupes `POST /inspections` by scanning every inspection it holds (10,000 to one server is quadratic).
+  server ids are forgotten, as the fresh server numbers from the seed again). This was written when the dev
+  server's `local_id` dedupe scanned every inspection it held (10,000 to one server was quadratic); that lookup
+  is an index search since (`records_by_local_id`), and the fresh servers stay: each pass meets a server the same size.
   What grows, traced on 2026-12-07 (VmRSS every 500 items): 41.8 MiB at 1,000 items, 45.2 MiB at 5,000, then
   flat at 45.3–45.5 MiB to 10,000 — SQLite's page cache of the connection filling to its 3 MiB bound
   (`DatabaseConfiguration.pageCacheKiB`), then nothing more. `AppComposition` caps glibc's malloc arenas at 4
