@@ -98,7 +98,7 @@ public final class AppComposition: Sendable {
     public let scheduler: SyncScheduler
 
     /// Builds the root. Nothing is sent to the server here. The first root of a process also caps the C
-    /// allocator's arenas (JQCKit `AllocatorArenas`: at most 2, so resident memory stays flat while syncing).
+    /// allocator's arenas (JQCKit `AllocatorArenas`: at most `limit`, 4, so resident memory stays flat while syncing).
     /// - Throws: `DatabaseError` when the store cannot be opened or migrated (a sentence: damaged file,
     ///   newer store, disk full). `PhotoError` when `<data-dir>/photos` cannot be created.
     ///   `StageOrderError` when the features' stages declare an order that cannot hold. A feature factory's
