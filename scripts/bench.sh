@@ -389,8 +389,8 @@ Ratios are ours ÷ reference in time (or memory): below 1.00× ours is faster (s
   sending a `POST` twice.
 - **Memory while syncing**, when it misses: the growth is the page cache's bounded fill (3 MiB, see the method)
   plus the allocator's own slack; the row is flat after ~5,000 items. A miss by a few tenths of a percent is
-  the allocator; next steps, if it recurs: a smaller page cache for the sync connection only (the write rows
-  want 3 MiB), or the row's baseline taken once the cache is full.
+  the allocator; next step, if it recurs: a smaller page cache for the sync connection only (the write rows
+  want 3 MiB).
 - Figures on a shared virtual machine vary from run to run (fsync latency and the load of parallel builds
   especially); the ratios are measured side by side and are the figures to compare.
 EOF
