@@ -77,6 +77,8 @@ public actor SyncEngine {
 
     private var running: Task<SyncPassReport, any Error>?
     private var runningID: UInt64 = 0
+    /// Whether ``running`` was asked for explicitly (Sync Now) rather than by a trigger.
+    private var runningIsExplicit = false
     private var queuedAutomatic: Task<SyncPassReport, any Error>?
     private var queuedAutomaticID: UInt64?
     private var nextID: UInt64 = 0
@@ -136,7 +138,9 @@ public actor SyncEngine {
 
     /// Runs a pass now. An explicit pass (Sync Now) tries every pending item; an automatic one respects
     /// backoff. If a pass is running, an automatic trigger is coalesced into one more pass after it, and an
-    /// explicit one waits for it and then runs.
+    /// explicit one waits for it and then runs. Cancelling an explicit pass that waits behind an automatic one
+    /// cancels that one too (Ctrl-C on `sync` while a trigger's pass sends: both stop within about a second,
+    /// everything unsent stays queued), so the caller is never held by a request it did not ask for.
     /// - Returns: the report (item failures are data, not errors).
     /// - Throws: ``SyncStopError`` when the pass could not run or was stopped (offline, signed out,
     ///   update required).
@@ -146,6 +150,8 @@ public actor SyncEngine {
         nextID += 1
         let id = nextID
         let previous = running
+        // Ctrl-C on an explicit pass queued behind an automatic one stops that one too (see above).
+        let alsoCancel = explicit && previous != nil && !runningIsExplicit ? previous : nil
         // Each pass waits for the one before it, so passes never overlap.
         let task = Task(executorPreference: passExecutor) { () async throws -> SyncPassReport in
             _ = try? await previous?.value
@@ -154,6 +160,7 @@ public actor SyncEngine {
         }
         running = task
         runningID = id
+        runningIsExplicit = explicit
         if !explicit && previous != nil {
             queuedAutomatic = task
             queuedAutomaticID = id
@@ -162,6 +169,7 @@ public actor SyncEngine {
             await task.result
         } onCancel: {
             task.cancel()
+            alsoCancel?.cancel()
         }
         if runningID == id { running = nil }
         return try result.get()

@@ -56,6 +56,38 @@ struct TerminalBackgroundTests {
         #expect(terminal.waitForExit() == 0)
     }
 
+    @Test("Ctrl-C on a sync that waits behind an automatic pass's delayed request stops both at once; all stays queued")
+    func interruptBehindAutomaticPass() throws {
+        let server = try StandaloneServer()
+        let directory = TemporaryDirectory(prefix: "jqc-pty")
+        let made = try ShellHarness(dataDirectory: directory).run(
+            [
+                "--server", server.url, "--json", "-c",
+                "login alex --password inspect-demo; sync; offline; start --template 3 --facility 11 --area 111; "
+                    + "answer 2 4; submit",
+            ])
+        #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
+        try server.fault(#"{"method":"POST","path_prefix":"/api/v1/inspections","mode":"delay","delay_ms":60000}"#)
+
+        let terminal = try InteractiveTerminalTests.shell(directory, ["--server", server.url])
+        terminal.type("online\r")  // reconnecting starts an automatic pass: its POST waits 60 s at the server
+        try terminal.waitForText("Online.")
+        terminal.type("sync\r")
+        try terminal.waitForText("syncing: inspections")
+        // Ctrl-C. Before this fix the prompt came back only once the automatic pass ended: when its request timed
+        // out (15 s), so the sentence must come well before that.
+        terminal.type("\u{03}")
+        let screen = try terminal.waitForText("Sync cancelled", timeout: 8)
+        let sentence = screen.allLines.joined().components(separatedBy: "error: ").last ?? ""
+        #expect(
+            sentence.hasPrefix(
+                "Sync cancelled before the server confirmed anything; everything stays queued (1 inspection) and "
+                    + "the next sync sends it."))
+        try terminal.waitForCursorLine("jqc>")
+        terminal.type("quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     @Test("Ctrl-C during a delayed request ends sync with what really happened: the inspection landed, the issue waits")
     func interruptDuringDelayedRequest() throws {
         let server = try StandaloneServer()

@@ -224,6 +224,49 @@ struct SyncEngineTests {
         #expect(log.all == ["photos", "photos"])
     }
 
+    @Test(
+        "cancelling an explicit pass that waits behind an automatic one stops both; no stage runs for it",
+        .timeLimit(.minutes(1))  // a regression leaves the automatic pass waiting: the limit ends the test
+    )
+    func cancelWhileWaitingBehindAutomatic() async throws {
+        let log = SharedLog()
+        let first = Mutex(true)
+        // The automatic pass's stage is a request in flight: it ends only when its pass is cancelled.
+        let released = AsyncGate()
+        let stage = RecordingStage("inspections", log: log) { _ in
+            if first.withLock({
+                let was = $0; $0 = false; return was
+            }) {
+                await withTaskCancellationHandler {
+                    await released.wait()
+                } onCancel: {
+                    Task { await released.open() }
+                }
+                if Task.isCancelled { throw SyncStopError(.cancelled, "Sync was cancelled; everything stays queued.") }
+            }
+            return StageReport(pushed: 1)
+        }
+        let sync = try engine([stage])
+        let automatic = Task { try await sync.sync(explicit: false) }
+        while log.all.isEmpty { await Task.yield() }
+        let explicit = Task { try await sync.sync(explicit: true) }
+        for _ in 0..<50 { await Task.yield() }
+        explicit.cancel()
+        // Should the automatic pass not be cancelled, the time limit cancels this test, which releases the stage
+        // so the expectations below fail instead of waiting forever.
+        await withTaskCancellationHandler {
+            let explicitStop = await #expect(throws: SyncStopError.self) { try await explicit.value }
+            #expect(explicitStop?.kind == .cancelled)
+            let automaticStop = await #expect(throws: SyncStopError.self, "the automatic pass was cancelled too") {
+                try await automatic.value
+            }
+            #expect(automaticStop?.kind == .cancelled)
+        } onCancel: {
+            Task { await released.open() }
+        }
+        #expect(log.all == ["inspections"], "the explicit pass ran no stage")
+    }
+
     @Test("snapshots are published as stages run")
     func snapshots() async throws {
         let log = SharedLog()

@@ -26,7 +26,8 @@ struct OutboxTally: Equatable {
 }
 
 /// The sentence after Ctrl-C stopped `sync` (issue 14): what really happened to each kind of item, from the
-/// outbox before the pass and after it — "everything stays queued" only when nothing reached the server.
+/// outbox before the pass and after it — "everything stays queued" only when the server confirmed nothing (a
+/// request cut off may still have arrived: the next sync sends it again and the server matches it by `local_id`).
 enum CancelledSync {
     /// - Parameters:
     ///   - before: the outbox when the command started, or `nil` when it could not be read.
@@ -48,8 +49,8 @@ enum CancelledSync {
         }
         if landed.isEmpty && failed.isEmpty {
             guard !queued.isEmpty else { return "Sync cancelled; nothing was waiting to be sent." }
-            return "Sync cancelled before anything reached the server; everything stays queued (\(list(queued))) "
-                + "and the next sync sends it."
+            return "Sync cancelled before the server confirmed anything; everything stays queued (\(list(queued))) "
+                + "and the next sync sends \(total(queued) == 1 ? "it" : "them")."
         }
         var parts: [String] = []
         if !landed.isEmpty { parts.append("\(list(landed)) reached the server before the cancel") }
